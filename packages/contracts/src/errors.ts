@@ -1,0 +1,47 @@
+/**
+ * The error catalogue: every coded error the interface can answer with. The
+ * gateway maps a thrown `AppError` to its HTTP status and the body
+ * `{ code, detail }` in one place.
+ */
+export const ERRORS = {
+  bad_request: { status: 400, detail: 'bad request' },
+  empty_file: { status: 400, detail: 'the uploaded file is empty' },
+  missing_file: { status: 400, detail: 'a multipart field named "file" is required' },
+  unauthorized: { status: 401, detail: 'not authenticated' },
+  invalid_hmac: { status: 401, detail: 'invalid HMAC' },
+  admin_disabled: { status: 403, detail: 'admin disabled' },
+  forbidden: { status: 403, detail: 'forbidden' },
+  not_found: { status: 404, detail: 'not found' },
+  conflict: { status: 409, detail: 'conflict' },
+  file_too_large: { status: 413, detail: 'the file is larger than 50 MB' },
+  unsupported_media_type: { status: 415, detail: 'unsupported media type' },
+  validation_failed: { status: 422, detail: 'request validation failed' },
+  rate_limited: { status: 429, detail: 'rate limit exceeded' },
+  internal: { status: 500, detail: 'internal server error' },
+  scope_not_implemented: { status: 501, detail: 'retrieval scope not implemented' },
+  ocr_unavailable: { status: 503, detail: 'OCR provider is not configured' },
+  embedding_unavailable: { status: 503, detail: 'embedding provider is unavailable' },
+  service_unavailable: { status: 503, detail: 'a dependency is unavailable' },
+} as const satisfies Record<string, { status: number; detail: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** An error with a catalogue code; `detail` overrides the catalogue text where more is known. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: string;
+
+  constructor(code: ErrorCode, detail?: string, options?: { cause?: unknown }) {
+    const entry = ERRORS[code];
+    super(detail ?? entry.detail, options);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = entry.status;
+    this.detail = detail ?? entry.detail;
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}

@@ -1,0 +1,5 @@
+export * from './events.js';
+export * from './subjects.js';
+export * from './status.js';
+export * from './errors.js';
+export * from './rest.js';

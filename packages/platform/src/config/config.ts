@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+/**
+ * Every environment variable the system reads. The names are part of the
+ * interface (design.md section 6); the `STAGE_*`, `PUBLIC_URL` and `NATS_*`
+ * tuning knobs are ours and documented in the README.
+ */
+export const ConfigSchema = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: optionalString,
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/reports'),
+  DATABASE_POOL_MAX: int(1, 200).default(10),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  NATS_STREAM_REPLICAS: int(1, 5).default(1),
+  OBJECT_STORE_URL: optionalString,
+  S3_ENDPOINT: optionalString,
+  S3_ACCESS_KEY: optionalString,
+  S3_SECRET_KEY: optionalString,
+  S3_REGION: z.string().default('us-east-1'),
+  OPENSEARCH_URL: optionalString,
+  AUTH_JWKS_URL: optionalString,
+  AUTH_ISSUER: optionalString,
+  AUTH_AUDIENCE: z.string().default('authenticated'),
+  AUTH_BUILTIN_ISSUER: bool.optional(),
+  ADMIN_HASH: optionalString,
+  PARTNER_HMAC_SECRET: optionalString,
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => !list.includes('*'), 'a wildcard origin is not allowed; list the origins'),
+  OCR_PROVIDER: z.enum(['local', 'mistral']).default('local'),
+  LLM_PROVIDER: z.enum(['local', 'openai', 'mistral']).default('local'),
+  LLM_MODEL: optionalString,
+  EMBEDDING_PROVIDER: z.enum(['local', 'openai', 'mistral']).default('local'),
+  EMBEDDING_MODEL: optionalString,
+  ANNOTATION_PROVIDER: z.enum(['local', 'openai', 'mistral']).default('local'),
+  RERANK_URL: optionalString,
+  RERANK_ENABLED: bool.default(false),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString,
+  MISTRAL_API_KEY: optionalString,
+  RERANK_API_KEY: optionalString,
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Parallel handlers per stage consumer in one process. */
+  STAGE_CONCURRENCY: int(1, 64).default(2),
+  /** How long JetStream waits for an ack before redelivering (a crashed worker's message). */
+  STAGE_ACK_WAIT_MS: int(1000, 3_600_000).default(30_000),
+  /** Deliveries of one message before its stage is declared failed. */
+  STAGE_MAX_DELIVER: int(1, 100).default(5),
+  /** Time budget of one stage attempt. */
+  STAGE_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment once. A bad value throws a ConfigError whose message
+ * names each offending variable, so a service stops with a message an operator can act on.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
+  }
+  return result.data;
+}
+
+/** The built-in issuer is on when asked for, or by default when no external JWKS is set. */
+export function builtinIssuerEnabled(config: Config): boolean {
+  return config.AUTH_BUILTIN_ISSUER ?? config.AUTH_JWKS_URL === undefined;
+}
+
+/** Default object store: a local directory beside the working directory. */
+export function objectStoreUrl(config: Config, cwd: string = process.cwd()): string {
+  return config.OBJECT_STORE_URL ?? `file://${cwd}/.data/objects`;
+}

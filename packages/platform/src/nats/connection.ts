@@ -1,0 +1,113 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  jetstream,
+  jetstreamManager,
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+
+export type { NatsConnection } from '@nats-io/transport-node';
+export type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+
+export interface Nats {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+}
+
+/** Connects with unlimited reconnects: a NATS restart is a pause, not a crash. */
+export async function connectNats(url: string, name: string): Promise<Nats> {
+  const nc = await connect({
+    servers: url.split(',').map((s) => s.trim()),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  const jsm = await jetstreamManager(nc);
+  return { nc, js: jetstream(nc), jsm };
+}
+
+export interface StreamSpec {
+  name: string;
+  subjects: string[];
+  replicas: number;
+  /** Window in which a repeated Nats-Msg-Id is dropped. */
+  duplicateWindowMs: number;
+  maxAgeMs?: number;
+}
+
+function isNotFound(error: unknown): boolean {
+  return (
+    error instanceof JetStreamApiError &&
+    (error.code === 10059 || error.code === 10014 || /not found/i.test(error.message))
+  );
+}
+
+/** Creates the stream, or updates it to the spec when it exists. Safe at every start-up. */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+  const config = {
+    name: spec.name,
+    subjects: spec.subjects,
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
+    num_replicas: spec.replicas,
+    duplicate_window: nanos(spec.duplicateWindowMs),
+    max_age: spec.maxAgeMs ? nanos(spec.maxAgeMs) : 0,
+  };
+  try {
+    await jsm.streams.info(spec.name);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    try {
+      await jsm.streams.add(config);
+      return;
+    } catch (addError) {
+      // Another replica created it between our info and add.
+      if (!/already in use|exists/i.test((addError as Error).message)) throw addError;
+    }
+  }
+  await jsm.streams.update(spec.name, config);
+}
+
+export interface DurableSpec {
+  stream: string;
+  durable: string;
+  filterSubject: string;
+  ackWaitMs: number;
+  maxDeliver: number;
+  maxAckPending: number;
+}
+
+/** Creates or updates a durable pull consumer with explicit acks. */
+export async function ensureDurableConsumer(jsm: JetStreamManager, spec: DurableSpec): Promise<void> {
+  const config = {
+    durable_name: spec.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: spec.filterSubject,
+    ack_wait: nanos(spec.ackWaitMs),
+    max_deliver: spec.maxDeliver,
+    max_ack_pending: spec.maxAckPending,
+  };
+  try {
+    await jsm.consumers.info(spec.stream, spec.durable);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    try {
+      await jsm.consumers.add(spec.stream, config);
+      return;
+    } catch (addError) {
+      if (!/already in use|exists/i.test((addError as Error).message)) throw addError;
+    }
+  }
+  const { durable_name: _name, deliver_policy: _policy, ...updatable } = config;
+  await jsm.consumers.update(spec.stream, spec.durable, updatable);
+}

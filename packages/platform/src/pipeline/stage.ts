@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import {
+  REPORTS_STREAM,
+  STAGE_INPUT,
+  eventTypeFilter,
+  parseEvent,
+  stageMessageId,
+  type EventOf,
+  type EventType,
+  type PipelineEvent,
+  type Stage,
+} from '@reports/contracts';
+import type { Logger } from 'pino';
+import type { Nats } from '../nats/connection.js';
+import { ensureDurableConsumer } from '../nats/connection.js';
+import { startConsumer, type ConsumerHandle, type DeliveryContext, type HandlerOutcome } from '../nats/consumer.js';
+import { causedBy, newEvent, publishEvent } from '../nats/events.js';
+import type { Pool } from '../postgres/pool.js';
+import type { Config } from '../config/config.js';
+
+/** Provider usage of one attempt, recorded in stage_runs for cost tracking. */
+export interface StageUsage {
+  provider?: string;
+  model?: string;
+  cost_cents?: number;
+  units?: Record<string, number>;
+}
+
+/** The event a successful stage emits: any type but the pipeline's bookkeeping ones. */
+export type StageOutput = {
+  [K in EventType]: { type: K; data: EventOf<K>['data'] };
+}[Exclude<EventType, 'StageStarted' | 'StageFailed' | 'ReportUploaded'>];
+
+export type StageResult =
+  | { outcome: 'done'; emit: StageOutput; usage?: StageUsage }
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'retry'; reason: string; delayMs?: number; usage?: StageUsage }
+  | { outcome: 'failed'; reason: string; usage?: StageUsage };
+
+export interface StageContext extends DeliveryContext {
+  logger: Logger;
+}
+
+export interface StageDefinition<K extends EventType> {
+  stage: Stage;
+  run(event: EventOf<K>, ctx: StageContext): Promise<StageResult>;
+}
+
+export interface StageWorkerOptions {
+  nats: Nats;
+  pool: Pool;
+  logger: Logger;
+  concurrency: number;
+  maxDeliver: number;
+  ackWaitMs: number;
+  timeoutMs: number;
+}
+
+/** Worker settings from the STAGE_* configuration. */
+export function stageWorkerOptions(rt: { config: Config; logger: Logger; pool: Pool; nats: Nats }): StageWorkerOptions {
+  return {
+    nats: rt.nats,
+    pool: rt.pool,
+    logger: rt.logger,
+    concurrency: rt.config.STAGE_CONCURRENCY,
+    maxDeliver: rt.config.STAGE_MAX_DELIVER,
+    ackWaitMs: rt.config.STAGE_ACK_WAIT_MS,
+    timeoutMs: rt.config.STAGE_TIMEOUT_MS,
+  };
+}
+
+/** Provisions the stage's durable consumer (idempotent). */
+export async function provisionStage(nats: Nats, stage: Stage, opts: Pick<StageWorkerOptions, 'ackWaitMs' | 'maxDeliver' | 'concurrency'>): Promise<void> {
+  const input = STAGE_INPUT[stage];
+  await ensureDurableConsumer(nats.jsm, {
+    stream: REPORTS_STREAM,
+    durable: input.durable,
+    filterSubject: eventTypeFilter(input.trigger),
+    ackWaitMs: opts.ackWaitMs,
+    // Headroom above our own limit, so a failed give-up still gets redelivered.
+    maxDeliver: opts.maxDeliver + 2,
+    maxAckPending: Math.max(opts.concurrency * 4, 16),
+  });
+}
+
+async function recordRun(
+  pool: Pool,
+  event: PipelineEvent,
+  stage: Stage,
+  attempt: number,
+  outcome: HandlerOutcome['outcome'],
+  error: string | null,
+  startedAt: Date,
+  usage: StageUsage | undefined,
+): Promise<void> {
+  const finishedAt = new Date();
+  await pool.query(
+    `INSERT INTO stage_runs (id, tenant_id, report_id, target_kind, target_id, stage, generation, attempt,
+       outcome, error, started_at, finished_at, duration_ms, provider, model, cost_cents, units)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)`,
+    [
+      randomUUID(),
+      event.tenant_id,
+      event.report_id,
+      event.target_kind,
+      event.target_id,
+      stage,
+      event.generation,
+      attempt,
+      outcome,
+      error,
+      startedAt,
+      finishedAt,
+      finishedAt.getTime() - startedAt.getTime(),
+      usage?.provider ?? null,
+      usage?.model ?? null,
+      usage?.cost_cents ?? 0,
+      JSON.stringify(usage?.units ?? {}),
+    ],
+  );
+}
+
+/**
+ * Runs one stage as a durable JetStream consumer: announces the attempt
+ * (StageStarted), runs the stage, records the attempt in stage_runs, publishes
+ * the stage's event with the deterministic id `<target_id>:<stage>:<generation>`,
+ * and only then acks. On a permanent failure or exhausted retries it publishes
+ * StageFailed and terminates the message.
+ */
+export async function startStageWorker<K extends EventType>(
+  definition: StageDefinition<K>,
+  opts: StageWorkerOptions,
+): Promise<ConsumerHandle> {
+  const { stage } = definition;
+  const input = STAGE_INPUT[stage];
+  await provisionStage(opts.nats, stage, opts);
+  const logger = opts.logger.child({ stage });
+
+  return startConsumer<EventOf<K>>({
+    js: opts.nats.js,
+    stream: REPORTS_STREAM,
+    durable: input.durable,
+    concurrency: opts.concurrency,
+    maxDeliver: opts.maxDeliver,
+    ackWaitMs: opts.ackWaitMs,
+    timeoutMs: opts.timeoutMs,
+    logger,
+    decode(msg) {
+      const event = parseEvent(msg.json());
+      if (event.type !== input.trigger) throw new Error(`expected ${input.trigger}, got ${event.type}`);
+      return event as EventOf<K>;
+    },
+    async handle(event, delivery) {
+      const log = logger.child({ tenant_id: event.tenant_id, report_id: event.report_id, target_id: event.target_id });
+      const startedAt = new Date();
+      await publishEvent(
+        opts.nats.js,
+        newEvent('StageStarted', causedBy(event), { stage, attempt: delivery.deliveryCount }),
+        stageMessageId(event.target_id, stage, event.generation, `started-${delivery.deliveryCount}`),
+      );
+      let result: StageResult;
+      try {
+        result = await definition.run(event, { ...delivery, logger: log });
+      } catch (error) {
+        result = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+      }
+      const reason = result.outcome === 'done' ? null : result.reason;
+      const usage = result.outcome === 'skipped' ? undefined : result.usage;
+      await recordRun(opts.pool, event, stage, delivery.deliveryCount, result.outcome, reason, startedAt, usage).catch(
+        (error: unknown) => log.warn({ err: (error as Error).message }, 'could not record stage run'),
+      );
+      if (result.outcome === 'done') {
+        const output = newEvent(result.emit.type, causedBy(event), result.emit.data as never);
+        await publishEvent(opts.nats.js, output, stageMessageId(event.target_id, stage, event.generation));
+        log.info({ duration_ms: Date.now() - startedAt.getTime(), emitted: output.type }, 'stage done');
+        return { outcome: 'done' };
+      }
+      if (result.outcome === 'skipped') log.info({ reason: result.reason }, 'stage skipped');
+      return result;
+    },
+    async onGiveUp(event, reason, delivery) {
+      await publishEvent(
+        opts.nats.js,
+        newEvent('StageFailed', causedBy(event), { stage, error: reason, attempts: delivery.deliveryCount }),
+        stageMessageId(event.target_id, stage, event.generation, 'failed'),
+      );
+    },
+  });
+}

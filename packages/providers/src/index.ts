@@ -1,0 +1,2 @@
+export * from './embedding/embedder.js';
+export * from './embedding/localEmbedder.js';

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { EMBEDDING_DIMENSIONS, LocalEmbedder, foldWords } from '../src/index.js';
+
+const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
+
+describe('LocalEmbedder', () => {
+  const embedder = new LocalEmbedder();
+
+  it('returns unit vectors of 1536 dimensions', async () => {
+    const [v] = await embedder.embed(['The roof covering is in poor condition']);
+    expect(v).toHaveLength(EMBEDDING_DIMENSIONS);
+    expect(Math.sqrt(cosine(v!, v!))).toBeCloseTo(1, 6);
+  });
+
+  it('is deterministic', async () => {
+    const [a] = await embedder.embed(['damp in the cellar walls']);
+    const [b] = await embedder.embed(['damp in the cellar walls']);
+    expect(a).toEqual(b);
+  });
+
+  it('places related texts closer than unrelated ones', async () => {
+    const [q, near, far] = await embedder.embed([
+      'roof slates missing',
+      'several slates are missing from the main roof',
+      'the boiler was serviced last year',
+    ]);
+    expect(cosine(q!, near!)).toBeGreaterThan(cosine(q!, far!) + 0.1);
+  });
+
+  it('folds accents like the keyword leg', () => {
+    expect(foldWords('Façade ÉLÉVATION')).toEqual(['facade', 'elevation']);
+  });
+
+  it('gives the empty text the zero vector', async () => {
+    const [v] = await embedder.embed(['']);
+    expect(v!.every((x) => x === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,4 @@
+export * from './database.js';
+export * from './nats.js';
+export * from './s3rver.js';
+export * from './fixtures/index.js';

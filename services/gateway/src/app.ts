@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import cors from '@fastify/cors';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
+import { ERRORS, type ErrorBody } from '@reports/contracts';
+import { registerErrorHandling } from './http/errors.js';
+import { docsPlugin } from './docs/docs.js';
+import { healthRoutes } from './health/health.js';
+import { authPlugin } from './auth/plugin.js';
+import { ingestRoutes } from './ingest/routes.js';
+import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
+
+/** Everything the gateway talks to, built by main.ts (or a test) and handed in. */
+export interface GatewayDeps {
+  config: Config;
+  logger: Logger;
+  pool: Pool;
+  nats: Nats;
+  objectStore: ObjectStore;
+  /** Base URL people reach the gateway at, for links (magic link). */
+  publicUrl: string;
+}
+
+export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(cors, {
+    // An explicit allowlist, never a wildcard (config refuses '*').
+    origin: deps.config.CORS_ORIGINS.length > 0 ? deps.config.CORS_ORIGINS : false,
+    exposedHeaders: ['X-Conversation-Id', 'X-LLM-Model', 'X-Chat-Mode', 'X-Retrieval-Log-Id', 'Retry-After'],
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: 60,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context): ErrorBody & { statusCode: number } => ({
+      statusCode: 429,
+      code: 'rate_limited',
+      detail: `${ERRORS.rate_limited.detail}: ${context.max} per ${context.after}; retry later`,
+    }),
+  });
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+  });
+  await app.register(docsPlugin);
+  await app.register(authPlugin, { config: deps.config, pool: deps.pool, publicUrl: deps.publicUrl });
+  await app.register(healthRoutes, { deps });
+  await app.register(ingestRoutes, { deps });
+  return app;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { AppError } from '@reports/contracts';
+import type { AuthUser } from './types.js';
+
+/** Tokens issued further ahead than this (clock skew allowance) are refused. */
+export const MAX_FUTURE_IAT_SECONDS = 60;
+
+/**
+ * The claims the backend relies on (spec: JWT bearer, point 4). Other claims
+ * are kept untouched in `AuthUser.claims`.
+ */
+export const AccessClaims = z.looseObject({
+  sub: z.uuid(),
+  iat: z.number(),
+  exp: z.number(),
+  personal_tenant_id: z.uuid(),
+  active_tenant_id: z.uuid().nullish(),
+  email: z.string().nullish(),
+  role: z.string().min(1).default('authenticated'),
+});
+export type AccessClaims = z.infer<typeof AccessClaims>;
+
+/**
+ * Turns a signature-verified claim set into the caller. Throws 401 when a
+ * claim the backend needs is missing or malformed, or `iat` lies in the future.
+ */
+export function userFromClaims(
+  payload: Record<string, unknown>,
+  token: string,
+  now: number = Math.floor(Date.now() / 1000),
+): AuthUser {
+  const parsed = AccessClaims.safeParse(payload);
+  if (!parsed.success) throw new AppError('unauthorized', 'invalid token claims');
+  const claims = parsed.data;
+  if (claims.iat > now + MAX_FUTURE_IAT_SECONDS) throw new AppError('unauthorized', 'token issued in the future');
+  const active = claims.active_tenant_id ?? null;
+  return {
+    id: claims.sub,
+    email: claims.email ?? null,
+    access_token: token,
+    tenant_id: active ?? claims.personal_tenant_id,
+    personal_tenant_id: claims.personal_tenant_id,
+    active_tenant_id: active,
+    role: claims.role,
+    claims: { ...payload },
+  };
+}

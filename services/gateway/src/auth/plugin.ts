@@ -1,0 +1,76 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {} from '@fastify/rate-limit';
+import { isAppError } from '@reports/contracts';
+import { builtinIssuerEnabled, type Config, type Pool } from '@reports/platform';
+import { createIssuer, type Issuer } from './issuer.js';
+import { loadIssuerKeys } from './keys.js';
+import { registerMeRoute } from './me.js';
+import { registerIssuerRoutes } from './routes.js';
+import { bearerToken, createTokenVerifier, KEYS_UNAVAILABLE, type TokenVerifier } from './verifier.js';
+import type {} from './types.js';
+
+export interface AuthPluginOptions {
+  config: Config;
+  pool: Pool;
+  /** Base URL people reach the gateway at (sign-in links, default issuer id). */
+  publicUrl: string;
+}
+
+/** `iss` of the built-in issuer's tokens unless AUTH_ISSUER names one. */
+export function builtinIssuerId(config: Config, publicUrl: string): string {
+  return config.AUTH_ISSUER ?? `${publicUrl.replace(/\/+$/, '')}/auth`;
+}
+
+async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<void> {
+  const { config, pool } = options;
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const audience = config.AUTH_AUDIENCE;
+
+  let issuer: Issuer | undefined;
+  if (builtinIssuerEnabled(config)) {
+    issuer = createIssuer({
+      pool,
+      keys: await loadIssuerKeys(pool),
+      audience,
+      issuer: builtinIssuerId(config, publicUrl),
+      publicUrl,
+    });
+  }
+
+  let verifier: TokenVerifier;
+  if (config.AUTH_JWKS_URL !== undefined) {
+    verifier = createTokenVerifier({ jwks: config.AUTH_JWKS_URL, issuer: config.AUTH_ISSUER, audience });
+  } else if (issuer) {
+    // The issuer's own keys, in-process: no HTTP round trip to our own JWKS.
+    verifier = createTokenVerifier({
+      jwks: issuer.keys.keySet,
+      issuer: builtinIssuerId(config, publicUrl),
+      audience,
+    });
+  } else {
+    throw new Error('AUTH_JWKS_URL: required when the built-in issuer is off (AUTH_BUILTIN_ISSUER=0)');
+  }
+
+  app.decorateRequest('user', null);
+  app.decorate('authenticate', async function authenticate(request: FastifyRequest): Promise<void> {
+    try {
+      request.user = await verifier.verify(bearerToken(request.headers.authorization));
+    } catch (error) {
+      // Not the caller's fault: worth an operator's attention.
+      if (isAppError(error) && error.detail === KEYS_UNAVAILABLE) {
+        request.log.warn({ err: error.cause }, 'JWT signing keys unavailable');
+      }
+      throw error;
+    }
+  });
+
+  if (issuer) registerIssuerRoutes(app, issuer);
+  registerMeRoute(app, pool);
+}
+
+/**
+ * JWT authentication: `request.user`, the `app.authenticate` preHandler,
+ * GET /me, and (when enabled) the built-in magic-link issuer under /auth.
+ */
+export const authPlugin = fp(auth, { name: 'auth', fastify: '5.x' });

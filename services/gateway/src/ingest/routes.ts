@@ -1,0 +1,206 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AppError,
+  DeletedReport,
+  ErrorBody,
+  IngestAccepted,
+  IngestStatus,
+  ParsedSectionList,
+  ReportIdParams,
+  stageMessageId,
+} from '@reports/contracts';
+import { newEvent, publishEvent } from '@reports/platform';
+import type { GatewayDeps } from '../app.js';
+import { currentUser } from '../auth/types.js';
+import { deleteReportRow, findStatus, insertReport, isTenantMember, listSections } from './reports.js';
+import { newReportId, storeUpload, type StoredUpload } from './upload.js';
+import { streamReportEvents } from './events.js';
+
+const errors = { 401: ErrorBody, 404: ErrorBody };
+const security = [{ bearerAuth: [] }];
+
+export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: GatewayDeps }): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/ingest',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Upload a report; processing continues asynchronously',
+        description:
+          'multipart/form-data with `file` (PDF, PNG, JPEG, WEBP, MHTML, HTML or DOCX; at most 50 MB; type checked by its bytes) and optional `title`.',
+        security,
+        consumes: ['multipart/form-data'],
+        response: {
+          202: IngestAccepted,
+          400: ErrorBody,
+          401: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          429: ErrorBody,
+          503: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (!request.isMultipart()) {
+        throw new AppError('unsupported_media_type', 'unsupported media type: send multipart/form-data');
+      }
+      const id = newReportId();
+      let upload: StoredUpload | null = null;
+      let title: string | null = null;
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || upload) {
+            part.file.resume();
+            continue;
+          }
+          upload = await storeUpload(part, {
+            objectStore: deps.objectStore,
+            config: deps.config,
+            keyPrefix: `tenants/${user.tenant_id}/reports/${id}`,
+          });
+        } else if (part.fieldname === 'title' && typeof part.value === 'string') {
+          title = part.value.trim().slice(0, 500) || null;
+        }
+      }
+      if (!upload) throw new AppError('missing_file');
+
+      await insertReport(deps.pool, { id, user, title, upload });
+      const event = newEvent(
+        'ReportUploaded',
+        {
+          tenant_id: user.tenant_id,
+          report_id: id,
+          target_kind: 'report',
+          target_id: id,
+          generation: 1,
+          correlation_id: id,
+          causation_id: null,
+        },
+        {
+          filename: upload.filename,
+          content_type: upload.contentType,
+          size_bytes: upload.sizeBytes,
+          object_key: upload.objectKey,
+          sha256: upload.sha256,
+          title,
+        },
+      );
+      try {
+        await publishEvent(deps.nats.js, event, stageMessageId(id, 'upload', 1));
+      } catch (error) {
+        // Not accepted unless the pipeline has it: undo the record and say so.
+        request.log.error({ err: error, report_id: id }, 'could not publish ReportUploaded');
+        await deleteReportRow(deps.pool, user.tenant_id, id);
+        await deps.objectStore.delete(upload.objectKey).catch(() => undefined);
+        throw new AppError('service_unavailable', 'the processing queue is unavailable; try again');
+      }
+      return reply.status(202).send({
+        id,
+        status: 'uploaded' as const,
+        filename: upload.filename,
+        size_bytes: upload.sizeBytes,
+        content_type: upload.contentType,
+        title,
+      });
+    },
+  );
+
+  app.get(
+    '/ingest/:report_id/status',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Processing status (polling fallback of the realtime channel)',
+        security,
+        params: ReportIdParams,
+        response: { 200: IngestStatus, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const status = await findStatus(deps.pool, user.tenant_id, request.params.report_id);
+      if (!status) throw new AppError('not_found', 'report not found');
+      return status;
+    },
+  );
+
+  app.get(
+    '/ingest/:report_id/sections',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Parsed sections of the main file (available once the status is parsed)',
+        security,
+        params: ReportIdParams,
+        response: { 200: ParsedSectionList, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      if (!(await findStatus(deps.pool, user.tenant_id, request.params.report_id))) {
+        throw new AppError('not_found', 'report not found');
+      }
+      return listSections(deps.pool, user.tenant_id, request.params.report_id);
+    },
+  );
+
+  app.get(
+    '/ingest/:report_id/events',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Realtime channel report-{id} as Server-Sent Events',
+        description:
+          'History first, then live events, until the report is ready or failed. Each SSE message has `id` (stream sequence), ' +
+          '`event` (the event type) and `data` (a RealtimeEvent). Send `Last-Event-ID` to resume after a given id.',
+        security,
+        params: ReportIdParams,
+        headers: z.object({ 'last-event-id': z.string().regex(/^\d{1,15}$/).optional() }).loose(),
+        response: { ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const reportId = request.params.report_id;
+      if (!(await findStatus(deps.pool, user.tenant_id, reportId))) {
+        throw new AppError('not_found', 'report not found');
+      }
+      const lastEventId = Number(request.headers['last-event-id'] ?? 0);
+      await streamReportEvents(request, reply, deps.nats, { tenantId: user.tenant_id, reportId, after: lastEventId });
+    },
+  );
+
+  app.delete(
+    '/ingest/:report_id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Delete a report with its attachments, figures, sections and chunks (stored files are kept)',
+        security,
+        params: ReportIdParams,
+        response: { 200: DeletedReport, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const reportId = request.params.report_id;
+      // Outside the tenant scope (or not a member of it) the report does not exist for the caller.
+      if (!(await isTenantMember(deps.pool, user)) || !(await deleteReportRow(deps.pool, user.tenant_id, reportId))) {
+        throw new AppError('not_found', 'report not found');
+      }
+      return { id: reportId, deleted: true as const };
+    },
+  );
+}
