@@ -15,7 +15,11 @@ const REDACT = [
 ];
 
 /** JSON logs with the service name on every line and secrets redacted. */
-export function createLogger(service: string, level: string = 'info', options: LoggerOptions = {}): Logger {
+export function createLogger(
+  service: string,
+  level: string = 'info',
+  options: LoggerOptions = {},
+): Logger {
   return pino({
     level,
     base: { service },

@@ -87,7 +87,10 @@ export interface DurableSpec {
 }
 
 /** Creates or updates a durable pull consumer with explicit acks. */
-export async function ensureDurableConsumer(jsm: JetStreamManager, spec: DurableSpec): Promise<void> {
+export async function ensureDurableConsumer(
+  jsm: JetStreamManager,
+  spec: DurableSpec,
+): Promise<void> {
   const config = {
     durable_name: spec.durable,
     ack_policy: AckPolicy.Explicit,

@@ -55,6 +55,9 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+// term() is sent without a reason: NATS 2.9 does not understand `+TERM <reason>`
+// and would ignore the ack, redelivering the message. The reason is logged instead.
+
 /**
  * Runs a durable pull consumer with bounded parallelism. Every message ends in
  * exactly one of ack (done, skipped), nak with delay (retry), or term (failed,
@@ -72,8 +75,11 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
     try {
       value = opts.decode(msg);
     } catch (error) {
-      log.error({ seq: msg.seq, subject: msg.subject, err: errorText(error) }, 'poison message terminated');
-      msg.term(`undecodable: ${errorText(error)}`.slice(0, 200));
+      log.error(
+        { seq: msg.seq, subject: msg.subject, err: errorText(error) },
+        'poison message terminated',
+      );
+      msg.term();
       return;
     }
     const deliveryCount = msg.info.deliveryCount;
@@ -82,7 +88,10 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
       () => controller.abort(new Error(`attempt exceeded ${opts.timeoutMs} ms`)),
       opts.timeoutMs,
     );
-    const heartbeat = setInterval(() => msg.working(), Math.max(500, Math.floor(opts.ackWaitMs / 3)));
+    const heartbeat = setInterval(
+      () => msg.working(),
+      Math.max(500, Math.floor(opts.ackWaitMs / 3)),
+    );
     const ctx: DeliveryContext = {
       deliveryCount,
       lastAttempt: deliveryCount >= opts.maxDeliver,
@@ -102,7 +111,7 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
       const reason = result.reason;
       try {
         await opts.onGiveUp?.(value, reason, ctx);
-        msg.term(reason.slice(0, 200));
+        msg.term();
         log.warn({ seq: msg.seq, deliveryCount, reason }, 'message terminated');
       } catch (error) {
         log.error({ seq: msg.seq, err: errorText(error) }, 'give-up failed; will retry');

@@ -36,7 +36,11 @@ export function causedBy(cause: PipelineEvent): EventOrigin {
   };
 }
 
-export function newEvent<K extends EventType>(type: K, origin: EventOrigin, data: EventOf<K>['data']): EventOf<K> {
+export function newEvent<K extends EventType>(
+  type: K,
+  origin: EventOrigin,
+  data: EventOf<K>['data'],
+): EventOf<K> {
   return {
     id: randomUUID(),
     type,
@@ -48,7 +52,10 @@ export function newEvent<K extends EventType>(type: K, origin: EventOrigin, data
 }
 
 /** Creates or updates the REPORTS stream (file storage, 2 minute dedupe window). */
-export async function provisionReportsStream(jsm: JetStreamManager, replicas: number): Promise<void> {
+export async function provisionReportsStream(
+  jsm: JetStreamManager,
+  replicas: number,
+): Promise<void> {
   await ensureStream(jsm, {
     name: REPORTS_STREAM,
     subjects: [REPORTS_SUBJECTS],
@@ -66,7 +73,11 @@ export interface Published {
  * Publishes with `Nats-Msg-Id = msgId`: the same id within the dedupe window is
  * stored once, which is what makes a stage's rerun after a crash harmless.
  */
-export async function publishEvent(js: JetStreamClient, event: PipelineEvent, msgId: string): Promise<Published> {
+export async function publishEvent(
+  js: JetStreamClient,
+  event: PipelineEvent,
+  msgId: string,
+): Promise<Published> {
   const subject = reportEventSubject(event.tenant_id, event.report_id, event.type);
   const ack = await js.publish(subject, JSON.stringify(event), { msgID: msgId, timeout: 10_000 });
   return { seq: ack.seq, duplicate: ack.duplicate };

@@ -13,7 +13,12 @@ import {
 import type { Logger } from 'pino';
 import type { Nats } from '../nats/connection.js';
 import { ensureDurableConsumer } from '../nats/connection.js';
-import { startConsumer, type ConsumerHandle, type DeliveryContext, type HandlerOutcome } from '../nats/consumer.js';
+import {
+  startConsumer,
+  type ConsumerHandle,
+  type DeliveryContext,
+  type HandlerOutcome,
+} from '../nats/consumer.js';
 import { causedBy, newEvent, publishEvent } from '../nats/events.js';
 import type { Pool } from '../postgres/pool.js';
 import type { Config } from '../config/config.js';
@@ -57,7 +62,12 @@ export interface StageWorkerOptions {
 }
 
 /** Worker settings from the STAGE_* configuration. */
-export function stageWorkerOptions(rt: { config: Config; logger: Logger; pool: Pool; nats: Nats }): StageWorkerOptions {
+export function stageWorkerOptions(rt: {
+  config: Config;
+  logger: Logger;
+  pool: Pool;
+  nats: Nats;
+}): StageWorkerOptions {
   return {
     nats: rt.nats,
     pool: rt.pool,
@@ -70,7 +80,11 @@ export function stageWorkerOptions(rt: { config: Config; logger: Logger; pool: P
 }
 
 /** Provisions the stage's durable consumer (idempotent). */
-export async function provisionStage(nats: Nats, stage: Stage, opts: Pick<StageWorkerOptions, 'ackWaitMs' | 'maxDeliver' | 'concurrency'>): Promise<void> {
+export async function provisionStage(
+  nats: Nats,
+  stage: Stage,
+  opts: Pick<StageWorkerOptions, 'ackWaitMs' | 'maxDeliver' | 'concurrency'>,
+): Promise<void> {
   const input = STAGE_INPUT[stage];
   await ensureDurableConsumer(nats.jsm, {
     stream: REPORTS_STREAM,
@@ -147,32 +161,61 @@ export async function startStageWorker<K extends EventType>(
     logger,
     decode(msg) {
       const event = parseEvent(msg.json());
-      if (event.type !== input.trigger) throw new Error(`expected ${input.trigger}, got ${event.type}`);
+      if (event.type !== input.trigger)
+        throw new Error(`expected ${input.trigger}, got ${event.type}`);
       return event as EventOf<K>;
     },
     async handle(event, delivery) {
-      const log = logger.child({ tenant_id: event.tenant_id, report_id: event.report_id, target_id: event.target_id });
+      const log = logger.child({
+        tenant_id: event.tenant_id,
+        report_id: event.report_id,
+        target_id: event.target_id,
+      });
       const startedAt = new Date();
       await publishEvent(
         opts.nats.js,
         newEvent('StageStarted', causedBy(event), { stage, attempt: delivery.deliveryCount }),
-        stageMessageId(event.target_id, stage, event.generation, `started-${delivery.deliveryCount}`),
+        stageMessageId(
+          event.target_id,
+          stage,
+          event.generation,
+          `started-${delivery.deliveryCount}`,
+        ),
       );
       let result: StageResult;
       try {
         result = await definition.run(event, { ...delivery, logger: log });
       } catch (error) {
-        result = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+        result = {
+          outcome: 'retry',
+          reason: error instanceof Error ? error.message : String(error),
+        };
       }
       const reason = result.outcome === 'done' ? null : result.reason;
       const usage = result.outcome === 'skipped' ? undefined : result.usage;
-      await recordRun(opts.pool, event, stage, delivery.deliveryCount, result.outcome, reason, startedAt, usage).catch(
-        (error: unknown) => log.warn({ err: (error as Error).message }, 'could not record stage run'),
+      await recordRun(
+        opts.pool,
+        event,
+        stage,
+        delivery.deliveryCount,
+        result.outcome,
+        reason,
+        startedAt,
+        usage,
+      ).catch((error: unknown) =>
+        log.warn({ err: (error as Error).message }, 'could not record stage run'),
       );
       if (result.outcome === 'done') {
         const output = newEvent(result.emit.type, causedBy(event), result.emit.data as never);
-        await publishEvent(opts.nats.js, output, stageMessageId(event.target_id, stage, event.generation));
-        log.info({ duration_ms: Date.now() - startedAt.getTime(), emitted: output.type }, 'stage done');
+        await publishEvent(
+          opts.nats.js,
+          output,
+          stageMessageId(event.target_id, stage, event.generation),
+        );
+        log.info(
+          { duration_ms: Date.now() - startedAt.getTime(), emitted: output.type },
+          'stage done',
+        );
         return { outcome: 'done' };
       }
       if (result.outcome === 'skipped') log.info({ reason: result.reason }, 'stage skipped');
@@ -181,7 +224,11 @@ export async function startStageWorker<K extends EventType>(
     async onGiveUp(event, reason, delivery) {
       await publishEvent(
         opts.nats.js,
-        newEvent('StageFailed', causedBy(event), { stage, error: reason, attempts: delivery.deliveryCount }),
+        newEvent('StageFailed', causedBy(event), {
+          stage,
+          error: reason,
+          attempts: delivery.deliveryCount,
+        }),
         stageMessageId(event.target_id, stage, event.generation, 'failed'),
       );
     },

@@ -42,7 +42,9 @@ export async function migrate(pool: Pool, dir: string): Promise<MigrationResult>
       const previous = done.get(file);
       if (previous !== undefined) {
         if (previous !== checksum) {
-          throw new MigrationError(`migration ${file} was changed after it was applied; add a new file instead`);
+          throw new MigrationError(
+            `migration ${file} was changed after it was applied; add a new file instead`,
+          );
         }
         result.skipped.push(file);
         continue;
@@ -50,12 +52,17 @@ export async function migrate(pool: Pool, dir: string): Promise<MigrationResult>
       try {
         await client.query('BEGIN');
         await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [file, checksum]);
+        await client.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [
+          file,
+          checksum,
+        ]);
         await client.query('COMMIT');
         result.applied.push(file);
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw new MigrationError(`migration ${file} failed: ${(error as Error).message}`, { cause: error });
+        throw new MigrationError(`migration ${file} failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     }
     return result;

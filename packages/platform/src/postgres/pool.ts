@@ -14,7 +14,10 @@ export function createPool(connectionString: string, max = 10): Pool {
 }
 
 /** Runs `fn` in one transaction; rolls back on any error and rethrows it. */
-export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

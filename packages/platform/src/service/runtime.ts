@@ -16,7 +16,10 @@ export interface ServiceRuntime {
   objectStore: ObjectStore;
 }
 
-export async function createRuntime(name: string, env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
+export async function createRuntime(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServiceRuntime> {
   const config = loadConfig(env);
   const logger = createLogger(name, config.LOG_LEVEL);
   const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_MAX);
@@ -38,7 +41,10 @@ export async function createRuntime(name: string, env: NodeJS.ProcessEnv = proce
  * work, settle what is in hand), drains NATS, closes the pool and exits.
  * A failure to start prints one line and exits 1.
  */
-export function runService(name: string, start: (runtime: ServiceRuntime) => Promise<() => Promise<void>>): void {
+export function runService(
+  name: string,
+  start: (runtime: ServiceRuntime) => Promise<() => Promise<void>>,
+): void {
   let runtime: ServiceRuntime | undefined;
   const boot = async () => {
     runtime = await createRuntime(name);
@@ -64,8 +70,9 @@ export function runService(name: string, start: (runtime: ServiceRuntime) => Pro
     process.once('SIGINT', () => void shutdown('SIGINT'));
   };
   boot().catch((error: unknown) => {
-    console.error(`${name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `${name} failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   });
 }
-
