@@ -1,8 +1,12 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import cors from '@fastify/cors';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
 import { ERRORS, type ErrorBody } from '@reports/contracts';
 import { registerErrorHandling } from './http/errors.js';
@@ -24,9 +28,10 @@ export interface GatewayDeps {
 }
 
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const loggerInstance: FastifyBaseLogger = deps.logger;
   const app = Fastify({
-    loggerInstance: deps.logger,
-    trustProxy: true,
+    loggerInstance,
+    trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
@@ -37,7 +42,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     // An explicit allowlist, never a wildcard (config refuses '*').
     origin: deps.config.CORS_ORIGINS.length > 0 ? deps.config.CORS_ORIGINS : false,
-    exposedHeaders: ['X-Conversation-Id', 'X-LLM-Model', 'X-Chat-Mode', 'X-Retrieval-Log-Id', 'Retry-After'],
+    exposedHeaders: [
+      'X-Conversation-Id',
+      'X-LLM-Model',
+      'X-Chat-Mode',
+      'X-Retrieval-Log-Id',
+      'Retry-After',
+    ],
   });
   await app.register(rateLimit, {
     global: true,
@@ -54,7 +65,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });
   await app.register(docsPlugin);
-  await app.register(authPlugin, { config: deps.config, pool: deps.pool, publicUrl: deps.publicUrl });
+  await app.register(authPlugin, {
+    config: deps.config,
+    pool: deps.pool,
+    publicUrl: deps.publicUrl,
+  });
   await app.register(healthRoutes, { deps });
   await app.register(ingestRoutes, { deps });
   return app;

@@ -50,7 +50,15 @@ describe('bearerToken', () => {
   });
 
   it('answers token missing for an absent header, another scheme or an empty token', () => {
-    for (const header of [undefined, '', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Token abc', 'Bearer a b']) {
+    for (const header of [
+      undefined,
+      '',
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'Bearer ',
+      'Token abc',
+      'Bearer a b',
+    ]) {
       expect(unauthorizedDetail(() => bearerToken(header))).toBe('token missing');
     }
   });
@@ -77,7 +85,11 @@ describe('userFromClaims', () => {
   it('defaults role to authenticated and keeps every claim and the raw token', () => {
     const claims = baseClaims({ custom: 'x' });
     const user = userFromClaims(claims, 'raw.token.here');
-    expect(user).toMatchObject({ role: 'authenticated', email: 'ada@example.com', access_token: 'raw.token.here' });
+    expect(user).toMatchObject({
+      role: 'authenticated',
+      email: 'ada@example.com',
+      access_token: 'raw.token.here',
+    });
     expect(user.claims).toEqual(claims);
     expect(userFromClaims(baseClaims({ role: 'service' }), 't').role).toBe('service');
     expect(userFromClaims(baseClaims({ email: undefined }), 't').email).toBeNull();
@@ -128,7 +140,12 @@ describe('createTokenVerifier with a local key set', () => {
     const sub = randomUUID();
     const personal = randomUUID();
     const user = await verifier.verify(await sign({ sub, personal_tenant_id: personal }));
-    expect(user).toMatchObject({ id: sub, tenant_id: personal, active_tenant_id: null, role: 'authenticated' });
+    expect(user).toMatchObject({
+      id: sub,
+      tenant_id: personal,
+      active_tenant_id: null,
+      role: 'authenticated',
+    });
   });
 
   it('answers token expired for an expired token and token missing for an empty one', async () => {
@@ -173,6 +190,8 @@ describe('issuer helpers', () => {
       active_tenant_id: claims.active_tenant_id,
       display_name: 'ada',
     });
-    expect(meFromClaims(userFromClaims(baseClaims({ email: undefined }), 't')).display_name).toBe('user');
+    expect(meFromClaims(userFromClaims(baseClaims({ email: undefined }), 't')).display_name).toBe(
+      'user',
+    );
   });
 });

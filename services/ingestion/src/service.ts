@@ -1,15 +1,28 @@
-import { startStageWorker, stageWorkerOptions, type ConsumerHandle, type ServiceRuntime } from '@reports/platform';
+import {
+  startStageWorker,
+  stageWorkerOptions,
+  type ConsumerHandle,
+  type ServiceRuntime,
+} from '@reports/platform';
 import { scanStage } from './scan/scanStage.js';
 import { parseStage } from './parse/parseStage.js';
 import { finalizeStage } from './finalize/finalizeStage.js';
 import { startProjector } from './projection/projector.js';
 
 /** Starts scan, parse, finalize and the status projection; returns how to stop them. */
-export async function startIngestion(rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats' | 'objectStore'>): Promise<() => Promise<void>> {
+export async function startIngestion(
+  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats' | 'objectStore'>,
+): Promise<() => Promise<void>> {
   const { config, logger, pool, nats, objectStore } = rt;
   const worker = stageWorkerOptions(rt);
   const handles: ConsumerHandle[] = [
-    await startProjector({ nats, pool, logger, ackWaitMs: config.STAGE_ACK_WAIT_MS, maxDeliver: config.STAGE_MAX_DELIVER }),
+    await startProjector({
+      nats,
+      pool,
+      logger,
+      ackWaitMs: config.STAGE_ACK_WAIT_MS,
+      maxDeliver: config.STAGE_MAX_DELIVER,
+    }),
     await startStageWorker(scanStage({ pool, objectStore }), worker),
     await startStageWorker(parseStage({ pool, objectStore }), worker),
     await startStageWorker(finalizeStage({ pool }), worker),

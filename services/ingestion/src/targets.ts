@@ -16,7 +16,12 @@ export interface TargetFile {
 const TABLE: Record<TargetKind, string> = { report: 'reports', attachment: 'attachments' };
 
 /** Loads the target's record, or null when it was deleted meanwhile. */
-export async function loadTarget(db: Pool | PoolClient, kind: TargetKind, targetId: string, lock = false): Promise<TargetFile | null> {
+export async function loadTarget(
+  db: Pool | PoolClient,
+  kind: TargetKind,
+  targetId: string,
+  lock = false,
+): Promise<TargetFile | null> {
   const title = kind === 'report' ? 'title' : 'NULL::text AS title';
   const reportId = kind === 'report' ? 'id AS report_id' : 'report_id';
   const { rows } = await db.query<TargetFile>(

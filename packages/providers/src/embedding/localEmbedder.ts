@@ -21,7 +21,8 @@ function fnv1a(s: string): number {
 
 function add(v: Float64Array, feature: string, weight: number): void {
   const h = fnv1a(feature);
-  v[h % EMBEDDING_DIMENSIONS] += (h & 0x80000000 ? -1 : 1) * weight;
+  const i = h % EMBEDDING_DIMENSIONS;
+  v[i] = (v[i] ?? 0) + (h & 0x80000000 ? -1 : 1) * weight;
 }
 
 /**

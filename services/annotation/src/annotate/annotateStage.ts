@@ -12,7 +12,9 @@ export function annotateStage(deps: { pool: Pool }): StageDefinition<'ReportPars
     async run(event) {
       const result = await withTransaction(deps.pool, async (client) => {
         const table = event.target_kind === 'report' ? 'reports' : 'attachments';
-        const { rowCount } = await client.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [event.target_id]);
+        const { rowCount } = await client.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [
+          event.target_id,
+        ]);
         if (!rowCount) return null;
         const { rows } = await client.query<FigureFacts & { id: string }>(
           `SELECT id, mime_type, width, height, ocr_text, section_name FROM figures
@@ -26,14 +28,22 @@ export function annotateStage(deps: { pool: Pool }): StageDefinition<'ReportPars
             [figure.id, JSON.stringify(a.annotation_json), a.annotation_quality_score],
           );
         }
-        const { rows: count } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM figures WHERE target_id = $1', [event.target_id]);
+        const { rows: count } = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM figures WHERE target_id = $1',
+          [event.target_id],
+        );
         return { figures: count[0]?.n ?? 0, annotated: rows.length };
       });
       if (!result) return { outcome: 'skipped', reason: 'target deleted' };
       return {
         outcome: 'done',
         emit: { type: 'FiguresAnnotated', data: { ...result, cost_cents: 0 } },
-        usage: { provider: 'local', model: 'local-heuristic', cost_cents: 0, units: { figures: result.annotated } },
+        usage: {
+          provider: 'local',
+          model: 'local-heuristic',
+          cost_cents: 0,
+          units: { figures: result.annotated },
+        },
       };
     },
   };

@@ -8,7 +8,12 @@ export interface FigureFacts {
 }
 
 export interface Annotation {
-  annotation_json: { image_type: string; summary: string; entities: string[]; [key: string]: unknown };
+  annotation_json: {
+    image_type: string;
+    summary: string;
+    entities: string[];
+    [key: string]: unknown;
+  };
   annotation_quality_score: number;
 }
 
@@ -21,7 +26,13 @@ export function localAnnotation(f: FigureFacts): Annotation {
   const text = (f.ocr_text ?? '').replace(/\s+/g, ' ').trim();
   const ratio = f.width && f.height ? f.width / f.height : null;
   const imageType =
-    text.length > 200 ? 'document_scan' : text.length > 20 ? 'diagram' : ratio && (ratio > 2.5 || ratio < 0.4) ? 'banner' : 'photo';
+    text.length > 200
+      ? 'document_scan'
+      : text.length > 20
+        ? 'diagram'
+        : ratio && (ratio > 2.5 || ratio < 0.4)
+          ? 'banner'
+          : 'photo';
   const size = f.width && f.height ? `${f.width}x${f.height} ` : '';
   const where = f.section_name ? ` in section "${f.section_name}"` : '';
   const summary = text

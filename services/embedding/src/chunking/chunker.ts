@@ -52,7 +52,10 @@ function pieces(text: string, maxTokens: number): string[] {
  * carries that section's name), packs whole paragraphs up to the target size,
  * and never exceeds the maximum. Pure and deterministic.
  */
-export function chunkSections(sections: SectionText[], opts: ChunkingOptions = DEFAULT_CHUNKING): ChunkDraft[] {
+export function chunkSections(
+  sections: SectionText[],
+  opts: ChunkingOptions = DEFAULT_CHUNKING,
+): ChunkDraft[] {
   const chunks: ChunkDraft[] = [];
   for (const section of sections) {
     const parts = pieces(section.markdown.trim(), opts.maxTokens);

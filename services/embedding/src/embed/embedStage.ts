@@ -16,12 +16,21 @@ const INSERT_BATCH = 100;
  * Embeds in provider-sized batches. A batch that fails leaves its chunks
  * without embeddings (found by the keyword leg only): embedding failure is soft.
  */
-async function embedAll(embedder: Embedder, chunks: ChunkDraft[], signal: AbortSignal): Promise<Array<number[] | null>> {
+async function embedAll(
+  embedder: Embedder,
+  chunks: ChunkDraft[],
+  signal: AbortSignal,
+): Promise<Array<number[] | null>> {
   const vectors: Array<number[] | null> = [];
   for (let i = 0; i < chunks.length; i += embedder.maxBatch) {
     const batch = chunks.slice(i, i + embedder.maxBatch);
     try {
-      vectors.push(...(await embedder.embed(batch.map((c) => c.content), signal)));
+      vectors.push(
+        ...(await embedder.embed(
+          batch.map((c) => c.content),
+          signal,
+        )),
+      );
     } catch {
       vectors.push(...batch.map(() => null));
     }
@@ -29,7 +38,11 @@ async function embedAll(embedder: Embedder, chunks: ChunkDraft[], signal: AbortS
   return vectors;
 }
 
-export function embeddingStatus(total: number, embedded: number, skipped: boolean): 'complete' | 'partial' | 'failed' | 'skipped' {
+export function embeddingStatus(
+  total: number,
+  embedded: number,
+  skipped: boolean,
+): 'complete' | 'partial' | 'failed' | 'skipped' {
   if (skipped) return 'skipped';
   if (embedded === total) return 'complete';
   return embedded === 0 ? 'failed' : 'partial';
@@ -49,13 +62,18 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
         [event.target_id],
       );
       const chunks = chunkSections(sections);
-      const vectors = deps.embedder ? await embedAll(deps.embedder, chunks, ctx.signal) : chunks.map(() => null);
+      const vectors = deps.embedder
+        ? await embedAll(deps.embedder, chunks, ctx.signal)
+        : chunks.map(() => null);
       const embedded = vectors.filter((v) => v !== null).length;
       const model = deps.embedder?.model ?? null;
 
       const written = await withTransaction(deps.pool, async (client) => {
         const table = event.target_kind === 'report' ? 'reports' : 'attachments';
-        const { rows } = await client.query<{ filename: string }>(`SELECT filename FROM ${table} WHERE id = $1 FOR UPDATE`, [event.target_id]);
+        const { rows } = await client.query<{ filename: string }>(
+          `SELECT filename FROM ${table} WHERE id = $1 FOR UPDATE`,
+          [event.target_id],
+        );
         const target = rows[0];
         if (!target) return false;
         await client.query('DELETE FROM chunks WHERE target_id = $1', [event.target_id]);
@@ -93,7 +111,10 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
           );
         }
         if (model && embedded > 0) {
-          await client.query('UPDATE chunks SET embedding_model = $2 WHERE target_id = $1 AND embedding IS NOT NULL', [event.target_id, model]);
+          await client.query(
+            'UPDATE chunks SET embedding_model = $2 WHERE target_id = $1 AND embedding IS NOT NULL',
+            [event.target_id, model],
+          );
         }
         return true;
       });
@@ -114,7 +135,10 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
           provider: deps.embedder?.provider ?? 'none',
           model: model ?? undefined,
           cost_cents: 0,
-          units: { chunks: chunks.length, tokens: chunks.reduce((s, c) => s + c.content_tokens, 0) },
+          units: {
+            chunks: chunks.length,
+            tokens: chunks.reduce((s, c) => s + c.content_tokens, 0),
+          },
         },
       };
     },

@@ -32,7 +32,8 @@ export function userFromClaims(
   const parsed = AccessClaims.safeParse(payload);
   if (!parsed.success) throw new AppError('unauthorized', 'invalid token claims');
   const claims = parsed.data;
-  if (claims.iat > now + MAX_FUTURE_IAT_SECONDS) throw new AppError('unauthorized', 'token issued in the future');
+  if (claims.iat > now + MAX_FUTURE_IAT_SECONDS)
+    throw new AppError('unauthorized', 'token issued in the future');
   const active = claims.active_tenant_id ?? null;
   return {
     id: claims.sub,

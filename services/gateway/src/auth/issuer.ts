@@ -48,8 +48,14 @@ export function profileToMe(profile: ProfileRow): MeResponse {
 
 const PROFILE_COLUMNS = 'id, email, display_name, personal_tenant_id, active_tenant_id';
 
-export async function findProfileById(db: Pool | PoolClient, id: string): Promise<ProfileRow | null> {
-  const { rows } = await db.query<ProfileRow>(`SELECT ${PROFILE_COLUMNS} FROM user_profiles WHERE id = $1`, [id]);
+export async function findProfileById(
+  db: Pool | PoolClient,
+  id: string,
+): Promise<ProfileRow | null> {
+  const { rows } = await db.query<ProfileRow>(
+    `SELECT ${PROFILE_COLUMNS} FROM user_profiles WHERE id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -129,16 +135,19 @@ export function createIssuer(options: IssuerOptions): Issuer {
     if (rows[0]) return rows[0];
     const tenantId = randomUUID();
     const userId = randomUUID();
-    await client.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, $2, 'personal')`, [tenantId, email]);
+    await client.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, $2, 'personal')`, [
+      tenantId,
+      email,
+    ]);
     const created = await client.query<ProfileRow>(
       `INSERT INTO user_profiles (id, email, display_name, personal_tenant_id)
        VALUES ($1, $2, $3, $4) RETURNING ${PROFILE_COLUMNS}`,
       [userId, email, emailLocalPart(email), tenantId],
     );
-    await client.query(`INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'owner')`, [
-      tenantId,
-      userId,
-    ]);
+    await client.query(
+      `INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'owner')`,
+      [tenantId, userId],
+    );
     const profile = created.rows[0];
     if (!profile) throw new Error('user_profiles insert returned no row');
     return profile;
@@ -156,9 +165,10 @@ export function createIssuer(options: IssuerOptions): Issuer {
         [secretDigest(token), email, MAGIC_LINK_TTL_SECONDS],
       );
       // Housekeeping: links long past their expiry are of no use to anyone.
-      await pool.query(`DELETE FROM auth_magic_links WHERE expires_at < now() - make_interval(secs => $1)`, [
-        MAGIC_LINK_RETENTION_SECONDS,
-      ]);
+      await pool.query(
+        `DELETE FROM auth_magic_links WHERE expires_at < now() - make_interval(secs => $1)`,
+        [MAGIC_LINK_RETENTION_SECONDS],
+      );
       const query = new URLSearchParams({ token_hash: token, type: 'magiclink' });
       return `${options.publicUrl}/auth/confirm?${query.toString()}`;
     },

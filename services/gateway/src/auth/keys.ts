@@ -98,7 +98,8 @@ export async function loadIssuerKeys(pool: Pool): Promise<IssuerKeys> {
   const oldest = rows.find((r) => r.alg === SIGNING_ALG);
   if (!oldest) throw new Error(`auth_signing_keys holds no ${SIGNING_ALG} key`);
   const privateKey = await importJWK(oldest.private_jwk, SIGNING_ALG, { extractable: false });
-  if (privateKey instanceof Uint8Array) throw new Error('auth_signing_keys: the private key is not asymmetric');
+  if (privateKey instanceof Uint8Array)
+    throw new Error('auth_signing_keys: the private key is not asymmetric');
   const publicJwks = rows.map((r) => publicJwk(r.public_jwk, r.kid, r.alg));
   return {
     signing: { kid: oldest.kid, alg: SIGNING_ALG, privateKey },

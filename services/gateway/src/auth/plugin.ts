@@ -7,7 +7,12 @@ import { createIssuer, type Issuer } from './issuer.js';
 import { loadIssuerKeys } from './keys.js';
 import { registerMeRoute } from './me.js';
 import { registerIssuerRoutes } from './routes.js';
-import { bearerToken, createTokenVerifier, KEYS_UNAVAILABLE, type TokenVerifier } from './verifier.js';
+import {
+  bearerToken,
+  createTokenVerifier,
+  KEYS_UNAVAILABLE,
+  type TokenVerifier,
+} from './verifier.js';
 import type {} from './types.js';
 
 export interface AuthPluginOptions {
@@ -40,7 +45,11 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
 
   let verifier: TokenVerifier;
   if (config.AUTH_JWKS_URL !== undefined) {
-    verifier = createTokenVerifier({ jwks: config.AUTH_JWKS_URL, issuer: config.AUTH_ISSUER, audience });
+    verifier = createTokenVerifier({
+      jwks: config.AUTH_JWKS_URL,
+      issuer: config.AUTH_ISSUER,
+      audience,
+    });
   } else if (issuer) {
     // The issuer's own keys, in-process: no HTTP round trip to our own JWKS.
     verifier = createTokenVerifier({
@@ -49,7 +58,9 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       audience,
     });
   } else {
-    throw new Error('AUTH_JWKS_URL: required when the built-in issuer is off (AUTH_BUILTIN_ISSUER=0)');
+    throw new Error(
+      'AUTH_JWKS_URL: required when the built-in issuer is off (AUTH_BUILTIN_ISSUER=0)',
+    );
   }
 
   app.decorateRequest('user', null);

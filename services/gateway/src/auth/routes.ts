@@ -40,7 +40,8 @@ export function registerIssuerRoutes(parent: FastifyInstance, issuer: Issuer): v
       config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
       schema: {
         tags: TAGS,
-        summary: 'Request a one-time sign-in link (built-in issuer; the link is written to the log)',
+        summary:
+          'Request a one-time sign-in link (built-in issuer; the link is written to the log)',
         body: MagicLinkRequest,
         response: { 202: MagicLinkAccepted },
       },
@@ -94,6 +95,7 @@ export function registerIssuerRoutes(parent: FastifyInstance, issuer: Issuer): v
         response: { 200: JwksResponse },
       },
     },
-    async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(issuer.jwks()),
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').send(issuer.jwks()),
   );
 }

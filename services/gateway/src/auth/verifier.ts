@@ -40,11 +40,15 @@ function reason(error: unknown): string {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
     return 'unsupported token algorithm';
   }
-  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+  if (
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWKSMultipleMatchingKeys
+  ) {
     return 'unknown signing key';
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'invalid token signature';
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return KEYS_UNAVAILABLE;
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid)
+    return KEYS_UNAVAILABLE;
   // Outside jose's own errors only the key fetch fails (network, HTTP status).
   if (!(error instanceof errors.JOSEError)) return KEYS_UNAVAILABLE;
   return 'invalid token';

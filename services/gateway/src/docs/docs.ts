@@ -14,7 +14,7 @@ export const OPENAPI_INFO = {
   version: '0.1.0',
   description:
     'Multi-tenant service that turns property reports into sections, figures, tables and searchable chunks. ' +
-    'Errors answer `{ code, detail }`. JWT endpoints are scoped to the caller\'s effective tenant; anything outside it answers 404.',
+    "Errors answer `{ code, detail }`. JWT endpoints are scoped to the caller's effective tenant; anything outside it answers 404.",
 };
 
 const REDOC_HTML = `<!doctype html>
@@ -39,15 +39,23 @@ async function docs(app: FastifyInstance): Promise<void> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, () =>
+    app.swagger(),
+  );
 
   // Redoc is served from the npm package, so the reference works offline.
   const redocBundle = require.resolve('redoc/bundles/redoc.standalone.js');
   app.get('/redoc', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
     reply.type('text/html; charset=utf-8').send(REDOC_HTML),
   );
-  app.get('/redoc/redoc.standalone.js', { schema: { hide: true }, config: { rateLimit: false } }, async (_req, reply) =>
-    reply.type('application/javascript').header('cache-control', 'public, max-age=86400').send(await readFile(redocBundle)),
+  app.get(
+    '/redoc/redoc.standalone.js',
+    { schema: { hide: true }, config: { rateLimit: false } },
+    async (_req, reply) =>
+      reply
+        .type('application/javascript')
+        .header('cache-control', 'public, max-age=86400')
+        .send(await readFile(redocBundle)),
   );
 }
 

@@ -8,7 +8,9 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<D
   try {
     await Promise.race([
       check(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs).unref()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
     ]);
     return { status: 'up', latency_ms: Date.now() - started };
   } catch (error) {
@@ -17,7 +19,10 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<D
 }
 
 /** `GET /health`: the state of each dependency; 503 when any is down, for load balancers. */
-export async function healthRoutes(app: FastifyInstance, { deps }: { deps: GatewayDeps }): Promise<void> {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { deps }: { deps: GatewayDeps },
+): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {

@@ -44,7 +44,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const code = BY_STATUS[status];
     if (code && status < 500) {
-      return reply.status(status).send(body(code, code === 'bad_request' ? error.message : undefined));
+      return reply
+        .status(status)
+        .send(body(code, code === 'bad_request' ? error.message : undefined));
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ code: 'bad_request', detail: error.message });

@@ -80,7 +80,8 @@ export async function streamReportEvents(
       }
       const main = targets.get(opts.reportId);
       const caughtUp = msg.info.pending === 0;
-      if (mainDone || (caughtUp && main && (main.status === 'ready' || main.status === 'failed'))) break;
+      if (mainDone || (caughtUp && main && (main.status === 'ready' || main.status === 'failed')))
+        break;
     }
   } catch (error) {
     request.log.warn({ err: error }, 'realtime channel ended with an error');

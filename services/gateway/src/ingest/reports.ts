@@ -17,7 +17,11 @@ export async function insertReport(pool: Pool, r: NewReport): Promise<void> {
   await withTransaction(pool, async (client) => {
     await client.query(
       `INSERT INTO tenants (id, name, kind) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-      [r.user.tenant_id, r.user.email ?? r.user.tenant_id, r.user.tenant_id === r.user.personal_tenant_id ? 'personal' : 'team'],
+      [
+        r.user.tenant_id,
+        r.user.email ?? r.user.tenant_id,
+        r.user.tenant_id === r.user.personal_tenant_id ? 'personal' : 'team',
+      ],
     );
     await client.query(
       `INSERT INTO reports (id, tenant_id, created_by, filename, title, content_type, document_kind, size_bytes, sha256, object_key)
@@ -38,18 +42,38 @@ export async function insertReport(pool: Pool, r: NewReport): Promise<void> {
   });
 }
 
-export async function deleteReportRow(pool: Pool, tenantId: string, reportId: string): Promise<boolean> {
-  const { rowCount } = await pool.query('DELETE FROM reports WHERE id = $1 AND tenant_id = $2', [reportId, tenantId]);
+export async function deleteReportRow(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<boolean> {
+  const { rowCount } = await pool.query('DELETE FROM reports WHERE id = $1 AND tenant_id = $2', [
+    reportId,
+    tenantId,
+  ]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function reportExists(pool: Pool, tenantId: string, reportId: string): Promise<boolean> {
-  const { rowCount } = await pool.query('SELECT 1 FROM reports WHERE id = $1 AND tenant_id = $2', [reportId, tenantId]);
+export async function reportExists(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<boolean> {
+  const { rowCount } = await pool.query('SELECT 1 FROM reports WHERE id = $1 AND tenant_id = $2', [
+    reportId,
+    tenantId,
+  ]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function findStatus(pool: Pool, tenantId: string, reportId: string): Promise<IngestStatus | null> {
-  const { rows } = await pool.query<IngestStatus & { ingestion_started_at: Date | null; ingestion_finished_at: Date | null }>(
+export async function findStatus(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<IngestStatus | null> {
+  const { rows } = await pool.query<
+    IngestStatus & { ingestion_started_at: Date | null; ingestion_finished_at: Date | null }
+  >(
     `SELECT id, status, ingestion_started_at, ingestion_finished_at, ingestion_error, ingestion_cost_cents
        FROM reports WHERE id = $1 AND tenant_id = $2`,
     [reportId, tenantId],
@@ -64,7 +88,11 @@ export async function findStatus(pool: Pool, tenantId: string, reportId: string)
 }
 
 /** Sections of the main file, in document order. */
-export async function listSections(pool: Pool, tenantId: string, reportId: string): Promise<ParsedSection[]> {
+export async function listSections(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<ParsedSection[]> {
   const { rows } = await pool.query<ParsedSection>(
     `SELECT id, section_name, section_slug, level, order_in_doc, page_start, page_end, markdown
        FROM sections
@@ -81,9 +109,9 @@ export async function listSections(pool: Pool, tenantId: string, reportId: strin
  */
 export async function isTenantMember(pool: Pool, user: AuthUser): Promise<boolean> {
   if (user.tenant_id === user.personal_tenant_id) return true;
-  const { rowCount } = await pool.query('SELECT 1 FROM memberships WHERE tenant_id = $1 AND user_id = $2', [
-    user.tenant_id,
-    user.id,
-  ]);
+  const { rowCount } = await pool.query(
+    'SELECT 1 FROM memberships WHERE tenant_id = $1 AND user_id = $2',
+    [user.tenant_id, user.id],
+  );
   return (rowCount ?? 0) > 0;
 }

@@ -14,14 +14,23 @@ import {
 import { newEvent, publishEvent } from '@reports/platform';
 import type { GatewayDeps } from '../app.js';
 import { currentUser } from '../auth/types.js';
-import { deleteReportRow, findStatus, insertReport, isTenantMember, listSections } from './reports.js';
+import {
+  deleteReportRow,
+  findStatus,
+  insertReport,
+  isTenantMember,
+  listSections,
+} from './reports.js';
 import { newReportId, storeUpload, type StoredUpload } from './upload.js';
 import { streamReportEvents } from './events.js';
 
 const errors = { 401: ErrorBody, 404: ErrorBody };
 const security = [{ bearerAuth: [] }];
 
-export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: GatewayDeps }): Promise<void> {
+export async function ingestRoutes(
+  fastify: FastifyInstance,
+  { deps }: { deps: GatewayDeps },
+): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -50,7 +59,10 @@ export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: G
     async (request, reply) => {
       const user = currentUser(request);
       if (!request.isMultipart()) {
-        throw new AppError('unsupported_media_type', 'unsupported media type: send multipart/form-data');
+        throw new AppError(
+          'unsupported_media_type',
+          'unsupported media type: send multipart/form-data',
+        );
       }
       const id = newReportId();
       let upload: StoredUpload | null = null;
@@ -166,7 +178,14 @@ export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: G
           '`event` (the event type) and `data` (a RealtimeEvent). Send `Last-Event-ID` to resume after a given id.',
         security,
         params: ReportIdParams,
-        headers: z.object({ 'last-event-id': z.string().regex(/^\d{1,15}$/).optional() }).loose(),
+        headers: z
+          .object({
+            'last-event-id': z
+              .string()
+              .regex(/^\d{1,15}$/)
+              .optional(),
+          })
+          .loose(),
         response: { ...errors },
       },
     },
@@ -177,7 +196,11 @@ export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: G
         throw new AppError('not_found', 'report not found');
       }
       const lastEventId = Number(request.headers['last-event-id'] ?? 0);
-      await streamReportEvents(request, reply, deps.nats, { tenantId: user.tenant_id, reportId, after: lastEventId });
+      await streamReportEvents(request, reply, deps.nats, {
+        tenantId: user.tenant_id,
+        reportId,
+        after: lastEventId,
+      });
     },
   );
 
@@ -187,7 +210,8 @@ export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: G
       preHandler: app.authenticate,
       schema: {
         tags: ['ingestion'],
-        summary: 'Delete a report with its attachments, figures, sections and chunks (stored files are kept)',
+        summary:
+          'Delete a report with its attachments, figures, sections and chunks (stored files are kept)',
         security,
         params: ReportIdParams,
         response: { 200: DeletedReport, ...errors },
@@ -197,7 +221,10 @@ export async function ingestRoutes(fastify: FastifyInstance, { deps }: { deps: G
       const user = currentUser(request);
       const reportId = request.params.report_id;
       // Outside the tenant scope (or not a member of it) the report does not exist for the caller.
-      if (!(await isTenantMember(deps.pool, user)) || !(await deleteReportRow(deps.pool, user.tenant_id, reportId))) {
+      if (
+        !(await isTenantMember(deps.pool, user)) ||
+        !(await deleteReportRow(deps.pool, user.tenant_id, reportId))
+      ) {
         throw new AppError('not_found', 'report not found');
       }
       return { id: reportId, deleted: true as const };

@@ -26,7 +26,10 @@ export interface StoredUpload {
 export function cleanFilename(raw: string | undefined, kind: DocumentKind): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim().slice(0, 255);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .slice(0, 255);
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? `upload.${kind}` : cleaned;
 }
 
@@ -61,7 +64,10 @@ function checkHead(head: Buffer, file: MultipartFile, config: Config): void {
     );
   }
   if (config.OCR_PROVIDER === 'mistral' && !config.MISTRAL_API_KEY && OCR_KINDS.has(sniffed)) {
-    throw new AppError('ocr_unavailable', 'OCR provider is not configured: set MISTRAL_API_KEY or OCR_PROVIDER=local');
+    throw new AppError(
+      'ocr_unavailable',
+      'OCR provider is not configured: set MISTRAL_API_KEY or OCR_PROVIDER=local',
+    );
   }
 }
 
@@ -88,7 +94,6 @@ export async function storeUpload(
     throw error;
   }
   const sniffed = sniffDocumentKind(head) as DocumentKind;
-
 
   const hash = createHash('sha256');
   let size = 0;

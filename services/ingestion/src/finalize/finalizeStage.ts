@@ -18,7 +18,13 @@ export function finalizeStage(deps: { pool: Pool }): StageDefinition<'ChunksEmbe
                     'chunks', $3::int, 'embedded_chunks', $4::int, 'embedding_model', $5::text),
                   updated_at = now()
             WHERE id = $1`,
-          [event.target_id, event.data.embedding_status, event.data.chunks, event.data.embedded, event.data.embedding_model],
+          [
+            event.target_id,
+            event.data.embedding_status,
+            event.data.chunks,
+            event.data.embedded,
+            event.data.embedding_model,
+          ],
         );
         return true;
       });

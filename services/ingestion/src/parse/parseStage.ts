@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentError, parseDocument, type ParsedDocument } from '@reports/documents';
 import type { DocumentKind } from '@reports/contracts';
-import { withTransaction, type ObjectStore, type Pool, type PoolClient, type StageDefinition } from '@reports/platform';
+import {
+  withTransaction,
+  type ObjectStore,
+  type Pool,
+  type PoolClient,
+  type StageDefinition,
+} from '@reports/platform';
 import { loadTarget } from '../targets.js';
 
 export interface ParseDeps {
@@ -15,12 +21,21 @@ const MAX_PARSE_BYTES = 51 * 1024 * 1024;
 /** The whole document as markdown, for the report detail and the chat's full-text fallback. */
 export function documentMarkdown(doc: ParsedDocument): string {
   return doc.sections
-    .map((s) => (s.level > 0 ? `${'#'.repeat(Math.min(s.level, 6))} ${s.name}\n\n${s.markdown}` : s.markdown))
+    .map((s) =>
+      s.level > 0 ? `${'#'.repeat(Math.min(s.level, 6))} ${s.name}\n\n${s.markdown}` : s.markdown,
+    )
     .join('\n\n')
     .trim();
 }
 
-async function writeOutput(client: PoolClient, targetKind: 'report' | 'attachment', targetId: string, reportId: string, tenantId: string, doc: ParsedDocument): Promise<void> {
+async function writeOutput(
+  client: PoolClient,
+  targetKind: 'report' | 'attachment',
+  targetId: string,
+  reportId: string,
+  tenantId: string,
+  doc: ParsedDocument,
+): Promise<void> {
   // Idempotent: this target's earlier output goes, the new output comes, in one transaction.
   await client.query('DELETE FROM report_tables WHERE target_id = $1', [targetId]);
   await client.query('DELETE FROM sections WHERE target_id = $1', [targetId]);
@@ -33,7 +48,20 @@ async function writeOutput(client: PoolClient, targetKind: 'report' | 'attachmen
       `INSERT INTO sections (id, tenant_id, report_id, attachment_id, target_id, section_name, section_slug, level,
          order_in_doc, page_start, page_end, markdown)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-      [id, tenantId, reportId, attachmentId, targetId, s.name, s.slug, s.level, s.order, s.page_start, s.page_end, s.markdown],
+      [
+        id,
+        tenantId,
+        reportId,
+        attachmentId,
+        targetId,
+        s.name,
+        s.slug,
+        s.level,
+        s.order,
+        s.page_start,
+        s.page_end,
+        s.markdown,
+      ],
     );
   }
   for (const t of doc.tables) {
@@ -41,10 +69,26 @@ async function writeOutput(client: PoolClient, targetKind: 'report' | 'attachmen
       `INSERT INTO report_tables (id, tenant_id, report_id, attachment_id, target_id, section_id, page_number,
          order_in_doc, markdown, cells)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-      [randomUUID(), tenantId, reportId, attachmentId, targetId, sectionIds[t.section_order] ?? null, t.page_number, t.order, t.markdown, JSON.stringify(t.rows)],
+      [
+        randomUUID(),
+        tenantId,
+        reportId,
+        attachmentId,
+        targetId,
+        sectionIds[t.section_order] ?? null,
+        t.page_number,
+        t.order,
+        t.markdown,
+        JSON.stringify(t.rows),
+      ],
     );
   }
-  const metadata = { title: doc.title, page_count: doc.page_count, sections: doc.sections.length, tables: doc.tables.length };
+  const metadata = {
+    title: doc.title,
+    page_count: doc.page_count,
+    sections: doc.sections.length,
+    tables: doc.tables.length,
+  };
   if (targetKind === 'report') {
     const markdown = documentMarkdown(doc);
     await client.query(
@@ -72,10 +116,14 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
     async run(event, ctx) {
       const target = await loadTarget(deps.pool, event.target_kind, event.target_id);
       if (!target) return { outcome: 'skipped', reason: 'target deleted' };
-      const bytes = await deps.objectStore.getBuffer(target.object_key, { maxBytes: MAX_PARSE_BYTES });
+      const bytes = await deps.objectStore.getBuffer(target.object_key, {
+        maxBytes: MAX_PARSE_BYTES,
+      });
       let doc: ParsedDocument;
       try {
-        doc = await parseDocument(target.document_kind as DocumentKind, bytes, { signal: ctx.signal });
+        doc = await parseDocument(target.document_kind as DocumentKind, bytes, {
+          signal: ctx.signal,
+        });
       } catch (error) {
         if (error instanceof DocumentError) {
           return error.code === 'timeout'
@@ -87,7 +135,14 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       const written = await withTransaction(deps.pool, async (client) => {
         // Locks the target row: a concurrent DELETE waits, or we see it gone.
         if (!(await loadTarget(client, event.target_kind, event.target_id, true))) return false;
-        await writeOutput(client, event.target_kind, event.target_id, target.report_id, target.tenant_id, doc);
+        await writeOutput(
+          client,
+          event.target_kind,
+          event.target_id,
+          target.report_id,
+          target.tenant_id,
+          doc,
+        );
         return true;
       });
       if (!written) return { outcome: 'skipped', reason: 'target deleted' };
@@ -95,7 +150,13 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
         outcome: 'done',
         emit: {
           type: 'ReportParsed',
-          data: { sections: doc.sections.length, figures: 0, tables: doc.tables.length, pages: doc.page_count, cost_cents: 0 },
+          data: {
+            sections: doc.sections.length,
+            figures: 0,
+            tables: doc.tables.length,
+            pages: doc.page_count,
+            cost_cents: 0,
+          },
         },
       };
     },

@@ -49,7 +49,11 @@ function fromRow(row: ProjectionRow): TargetProjection {
  * it has seen, so a redelivered event is a no-op; a missing row (deleted report)
  * is a no-op too.
  */
-export async function applyToRow(client: PoolClient, event: PipelineEvent, seq: number): Promise<'applied' | 'stale' | 'missing'> {
+export async function applyToRow(
+  client: PoolClient,
+  event: PipelineEvent,
+  seq: number,
+): Promise<'applied' | 'stale' | 'missing'> {
   const table = targetTable(event.target_kind);
   const { rows } = await client.query<ProjectionRow>(
     `SELECT status, ingestion_started_at, ingestion_finished_at, ingestion_error, stage_costs,

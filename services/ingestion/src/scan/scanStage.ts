@@ -34,16 +34,25 @@ export function scanStage(deps: ScanDeps): StageDefinition<'ReportUploaded'> {
       const info = await deps.objectStore.stat(target.object_key);
       if (!info) return { outcome: 'failed', reason: 'the uploaded file is missing from storage' };
       if (info.size !== target.size_bytes) {
-        return { outcome: 'failed', reason: `stored file has ${info.size} bytes, expected ${target.size_bytes}` };
+        return {
+          outcome: 'failed',
+          reason: `stored file has ${info.size} bytes, expected ${target.size_bytes}`,
+        };
       }
       const head = await readHead(await deps.objectStore.get(target.object_key), 8192);
       const kind = sniffDocumentKind(head);
       if (kind !== target.document_kind) {
-        return { outcome: 'failed', reason: `stored file is ${kind ?? 'of an unknown type'}, expected ${target.document_kind}` };
+        return {
+          outcome: 'failed',
+          reason: `stored file is ${kind ?? 'of an unknown type'}, expected ${target.document_kind}`,
+        };
       }
       return {
         outcome: 'done',
-        emit: { type: 'ReportScanned', data: { document_kind: kind, page_count: null, cost_cents: 0 } },
+        emit: {
+          type: 'ReportScanned',
+          data: { document_kind: kind, page_count: null, cost_cents: 0 },
+        },
       };
     },
   };

@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  createTestDatabase,
+  startNatsServer,
+  startS3rver,
+  type S3rverHandle,
+  type TestDatabase,
+  type TestNatsServer,
+} from '@reports/test-support';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SERVICES = ['ingestion', 'annotation', 'embedding', 'gateway'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface LogLine {
+  service: ServiceName;
+  line: string;
+  json: Record<string, unknown> | null;
+}
+
+/** The whole system as separate processes, on a database, NATS server and object store of its own. */
+export interface RunningSystem {
+  url: string;
+  db: TestDatabase;
+  nats: TestNatsServer;
+  logs: LogLine[];
+  env: Record<string, string>;
+  start(name: ServiceName): Promise<void>;
+  kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
+  isRunning(name: ServiceName): boolean;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startSystem(
+  opts: { objectStore?: 'local' | 's3'; env?: Record<string, string> } = {},
+): Promise<RunningSystem> {
+  const db = await createTestDatabase();
+  const nats = await startNatsServer();
+  const objectsDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-objects-'));
+  let s3: S3rverHandle | null = null;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    STAGE_ACK_WAIT_MS: '3000',
+    STAGE_MAX_DELIVER: '4',
+    OBJECT_STORE_URL: `file://${objectsDir}`,
+    ...opts.env,
+  };
+  if (opts.objectStore === 's3') {
+    s3 = await startS3rver();
+    Object.assign(env, {
+      OBJECT_STORE_URL: 's3://e2e-reports',
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_REGION: s3.region,
+    });
+  }
+  const logs: LogLine[] = [];
+  const children = new Map<ServiceName, ChildProcess>();
+  const url = `http://127.0.0.1:${port}`;
+
+  const system: RunningSystem = {
+    url,
+    db,
+    nats,
+    logs,
+    env,
+    async start(name) {
+      const child = spawn(process.execPath, [path.join(ROOT, `services/${name}/dist/main.js`)], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.set(name, child);
+      for (const stream of [child.stdout, child.stderr]) {
+        if (!stream) continue;
+        createInterface({ input: stream }).on('line', (line) => {
+          let json: Record<string, unknown> | null = null;
+          try {
+            json = JSON.parse(line) as Record<string, unknown>;
+          } catch {
+            json = null;
+          }
+          logs.push({ service: name, line, json });
+        });
+      }
+      child.once('exit', () => {
+        if (children.get(name) === child) children.delete(name);
+      });
+      if (name === 'gateway') {
+        await waitFor(async () => {
+          if (!children.has(name))
+            throw new Error(
+              `gateway exited: ${logs
+                .filter((l) => l.service === name)
+                .map((l) => l.line)
+                .join('\n')}`,
+            );
+          return fetch(`${url}/health`).then(
+            (r) => r.ok,
+            () => false,
+          );
+        }, 'the gateway');
+      } else {
+        await waitFor(async () => {
+          if (!children.has(name))
+            throw new Error(
+              `${name} exited: ${logs
+                .filter((l) => l.service === name)
+                .map((l) => l.line)
+                .join('\n')}`,
+            );
+          return logs.some((l) => l.service === name && l.json?.msg === 'started');
+        }, `${name} to start`);
+      }
+    },
+    async kill(name, signal = 'SIGKILL') {
+      const child = children.get(name);
+      if (!child) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+      children.delete(name);
+    },
+    isRunning: (name) => children.has(name),
+    async stop() {
+      await Promise.all([...children.keys()].map((name) => system.kill(name, 'SIGTERM')));
+      await nats.stop();
+      await db.drop();
+      await s3?.close();
+      await rm(objectsDir, { recursive: true, force: true });
+    },
+  };
+  for (const name of SERVICES) await system.start(name);
+  return system;
+}
