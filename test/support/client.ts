@@ -82,12 +82,17 @@ export interface SseMessage {
   data: RealtimeEvent;
 }
 
-/** Reads the realtime channel until the server ends it (ready or failed), or until `stopAfter` messages. */
+/** Reads the realtime channel until the server ends it (ready or failed), `stopAfter` messages, or `until` holds. */
 export async function readEvents(
   system: RunningSystem,
   session: Session,
   reportId: string,
-  opts: { lastEventId?: number; stopAfter?: number; timeoutMs?: number } = {},
+  opts: {
+    lastEventId?: number;
+    stopAfter?: number;
+    timeoutMs?: number;
+    until?: (m: SseMessage) => boolean;
+  } = {},
 ): Promise<SseMessage[]> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 90_000);
@@ -121,7 +126,10 @@ export async function readEvents(
             event: fields.event ?? 'message',
             data: JSON.parse(fields.data) as RealtimeEvent,
           });
-          if (opts.stopAfter && messages.length >= opts.stopAfter) {
+          if (
+            (opts.stopAfter && messages.length >= opts.stopAfter) ||
+            opts.until?.(messages.at(-1)!)
+          ) {
             controller.abort();
             return messages;
           }

@@ -18,6 +18,11 @@ export const ConfigSchema = z.object({
   PORT: int(0, 65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: optionalString,
+  /**
+   * Proxies whose X-Forwarded-For is believed when finding the client IP for rate
+   * limits (fastify trustProxy syntax: `loopback`, CIDRs, comma-separated).
+   */
+  TRUST_PROXY: z.string().default('loopback'),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/reports'),
   DATABASE_POOL_MAX: int(1, 200).default(10),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
