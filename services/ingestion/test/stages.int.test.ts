@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import type { EventOf, PipelineEvent } from '@reports/contracts';
+import { createObjectStore, newEvent, withTransaction, type ObjectStore } from '@reports/platform';
+import { createTestDatabase, type TestDatabase } from '../../../packages/test-support/src/database.js';
+import { buildHtml, corruptPdf, sampleReportSpec } from '../../../packages/test-support/src/fixtures/index.js';
+import { parseStage } from '../src/parse/parseStage.js';
+import { scanStage } from '../src/scan/scanStage.js';
+import { applyToRow } from '../src/projection/projector.js';
+
+let db: TestDatabase;
+let store: ObjectStore;
+let dir: string;
+const tenant = randomUUID();
+const ctx = {
+  deliveryCount: 1,
+  lastAttempt: false,
+  signal: new AbortController().signal,
+  seq: 1,
+  logger: pino({ level: 'silent' }),
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ingestion-objects-'));
+  store = createObjectStore({ url: `file://${dir}` });
+  await store.ensureReady();
+  await db.pool.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, 't', 'personal')`, [tenant]);
+});
+afterAll(async () => {
+  await db?.drop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function givenReport(bytes: Buffer, kind: 'html' | 'pdf'): Promise<string> {
+  const id = randomUUID();
+  const key = `tenants/${tenant}/reports/${id}/original/source.${kind}`;
+  await store.put(key, bytes);
+  await db.pool.query(
+    `INSERT INTO reports (id, tenant_id, filename, content_type, document_kind, size_bytes, sha256, object_key)
+     VALUES ($1, $2, $3, 'x', $4, $5, $6, $7)`,
+    [id, tenant, `r.${kind}`, kind, bytes.length, 'a'.repeat(64), key],
+  );
+  return id;
+}
+
+function origin(id: string) {
+  return { tenant_id: tenant, report_id: id, target_kind: 'report' as const, target_id: id, generation: 1, correlation_id: id, causation_id: null };
+}
+
+const scanned = (id: string, kind: 'html' | 'pdf') =>
+  newEvent('ReportScanned', origin(id), { document_kind: kind, page_count: null, cost_cents: 0 });
+
+describe('scan stage', () => {
+  it('passes a stored file whose bytes match the record', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec()), 'html');
+    const uploaded = newEvent('ReportUploaded', origin(id), {
+      filename: 'r.html', content_type: 'text/html', size_bytes: 1, object_key: 'k', sha256: 'a'.repeat(64), title: null,
+    });
+    expect(await scanStage({ pool: db.pool, objectStore: store }).run(uploaded, ctx)).toMatchObject({
+      outcome: 'done',
+      emit: { type: 'ReportScanned', data: { document_kind: 'html' } },
+    });
+  });
+
+  it('fails a file whose bytes are not the recorded type', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec()), 'pdf');
+    const uploaded = newEvent('ReportUploaded', origin(id), {
+      filename: 'r.pdf', content_type: 'application/pdf', size_bytes: 1, object_key: 'k', sha256: 'a'.repeat(64), title: null,
+    });
+    const result = await scanStage({ pool: db.pool, objectStore: store }).run(uploaded, ctx);
+    expect(result).toEqual({ outcome: 'failed', reason: 'stored file is html, expected pdf' });
+  });
+});
+
+describe('parse stage', () => {
+  it('replaces its earlier output when run twice: no duplicate sections or tables', async () => {
+    const spec = sampleReportSpec({ sections: 4 });
+    const id = await givenReport(buildHtml(spec), 'html');
+    const stage = parseStage({ pool: db.pool, objectStore: store });
+    const first = await stage.run(scanned(id, 'html'), ctx);
+    const second = await stage.run(scanned(id, 'html'), ctx);
+    expect(second).toEqual(first);
+    const { rows } = await db.pool.query<{ n: number; t: number }>(
+      `SELECT (SELECT count(*)::int FROM sections WHERE report_id = $1) AS n, (SELECT count(*)::int FROM report_tables WHERE report_id = $1) AS t`,
+      [id],
+    );
+    expect(rows[0]!.n).toBe((first as { emit: EventOf<'ReportParsed'> }).emit.data.sections);
+    expect(rows[0]!.t).toBe((first as { emit: EventOf<'ReportParsed'> }).emit.data.tables);
+    const report = await db.pool.query('SELECT parsed_markdown FROM reports WHERE id = $1', [id]);
+    expect(report.rows[0].parsed_markdown).toContain(`# ${spec.sections[1]!.heading}\n`);
+  });
+
+  it('fails a damaged PDF with a message for people, without retrying', async () => {
+    const id = await givenReport(corruptPdf(), 'pdf');
+    const result = await parseStage({ pool: db.pool, objectStore: store }).run(scanned(id, 'pdf'), ctx);
+    expect(result.outcome).toBe('failed');
+    expect((result as { reason: string }).reason).toMatch(/PDF/);
+  });
+
+  it('skips a report deleted before it ran', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec()), 'html');
+    await db.pool.query('DELETE FROM reports WHERE id = $1', [id]);
+    expect(await parseStage({ pool: db.pool, objectStore: store }).run(scanned(id, 'html'), ctx)).toEqual({
+      outcome: 'skipped',
+      reason: 'target deleted',
+    });
+  });
+});
+
+describe('status projection', () => {
+  const apply = (event: PipelineEvent, seq: number) => withTransaction(db.pool, (c) => applyToRow(c, event, seq));
+
+  it('applies each stream sequence once, so redelivery changes nothing', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec()), 'html');
+    const parsed = newEvent('ReportParsed', origin(id), { sections: 1, figures: 0, tables: 0, pages: null, cost_cents: 5 });
+    expect(await apply(scanned(id, 'html'), 10)).toBe('applied');
+    expect(await apply(parsed, 11)).toBe('applied');
+    expect(await apply(parsed, 11)).toBe('stale');
+    expect(await apply(scanned(id, 'html'), 10)).toBe('stale');
+    const { rows } = await db.pool.query('SELECT status, ingestion_cost_cents, projection_seq FROM reports WHERE id = $1', [id]);
+    expect(rows[0]).toEqual({ status: 'parsed', ingestion_cost_cents: 5, projection_seq: 11 });
+  });
+
+  it('ignores events of a deleted report', async () => {
+    expect(await apply(scanned(randomUUID(), 'html'), 99)).toBe('missing');
+  });
+});
