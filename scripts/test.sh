@@ -12,7 +12,6 @@ run() { echo "[test] $*"; "$@" || status=1; }
 run npx turbo run build --output-logs=errors-only
 run npx turbo run typecheck --output-logs=errors-only
 run npx eslint .
-run node scripts/check-openapi.mjs
 run npx turbo run test --filter='!@reports/e2e' --concurrency=2
 run npx turbo run test --filter=@reports/e2e --concurrency=1
 node scripts/test-summary.mjs "$VITEST_RESULTS_DIR" || status=1

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { EventOf, PipelineEvent } from '@reports/contracts';
-import { createObjectStore, newEvent, withTransaction, type ObjectStore } from '@reports/platform';
+import { createObjectStore, newEvent, withTransaction, type ObjectStore, type StageResult } from '@reports/platform';
 import { createTestDatabase, type TestDatabase } from '../../../packages/test-support/src/database.js';
 import { buildHtml, corruptPdf, sampleReportSpec } from '../../../packages/test-support/src/fixtures/index.js';
 import { parseStage } from '../src/parse/parseStage.js';
@@ -52,6 +52,11 @@ function origin(id: string) {
   return { tenant_id: tenant, report_id: id, target_kind: 'report' as const, target_id: id, generation: 1, correlation_id: id, causation_id: null };
 }
 
+function parsedData(result: StageResult): EventOf<'ReportParsed'>['data'] {
+  if (result.outcome !== 'done' || result.emit.type !== 'ReportParsed') throw new Error(`not parsed: ${JSON.stringify(result)}`);
+  return result.emit.data;
+}
+
 const scanned = (id: string, kind: 'html' | 'pdf') =>
   newEvent('ReportScanned', origin(id), { document_kind: kind, page_count: null, cost_cents: 0 });
 
@@ -89,8 +94,9 @@ describe('parse stage', () => {
       `SELECT (SELECT count(*)::int FROM sections WHERE report_id = $1) AS n, (SELECT count(*)::int FROM report_tables WHERE report_id = $1) AS t`,
       [id],
     );
-    expect(rows[0]!.n).toBe((first as { emit: EventOf<'ReportParsed'> }).emit.data.sections);
-    expect(rows[0]!.t).toBe((first as { emit: EventOf<'ReportParsed'> }).emit.data.tables);
+    const data = parsedData(first);
+    expect(rows[0]!.n).toBe(data.sections);
+    expect(rows[0]!.t).toBe(data.tables);
     const report = await db.pool.query('SELECT parsed_markdown FROM reports WHERE id = $1', [id]);
     expect(report.rows[0].parsed_markdown).toContain(`# ${spec.sections[1]!.heading}\n`);
   });

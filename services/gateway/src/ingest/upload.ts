@@ -25,8 +25,8 @@ export interface StoredUpload {
  */
 export function cleanFilename(raw: string | undefined, kind: DocumentKind): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const cleaned = base
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
     .trim()
     .slice(0, 255);
