@@ -6,7 +6,8 @@ import { createPool, type Pool } from '@reports/platform';
 import { migrateSchema, migrationsDir } from '@reports/schema';
 
 /** Server the tests use; the same local cluster `npm test` provisions. */
-export const TEST_PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_PG_ADMIN_URL =
+  process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {
   name: string;
@@ -49,7 +50,9 @@ async function ensureTemplate(): Promise<string> {
   await withAdmin(async (admin) => {
     await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
     try {
-      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+        template,
+      ]);
       if (rowCount) return;
       const building = `${template}_build`;
       await admin.query(`DROP DATABASE IF EXISTS ${building}`);

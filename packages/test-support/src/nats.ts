@@ -53,9 +53,13 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
 export async function startNatsServer(): Promise<TestNatsServer> {
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'nats-test-'));
   const port = await freePort();
-  const child = spawn(NATS_SERVER_BIN, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    NATS_SERVER_BIN,
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+    {
+      stdio: 'ignore',
+    },
+  );
   await waitForPort(port, child, 10_000);
   return {
     url: `nats://127.0.0.1:${port}`,

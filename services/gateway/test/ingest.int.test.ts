@@ -140,7 +140,7 @@ describe('POST /ingest', () => {
       await multipart({}, { bytes: PNG, filename: 'scan.pdf', type: 'application/pdf' }),
     );
     expect(res.statusCode).toBe(415);
-    expect(res.json<{ detail: string }>().detail).toMatch(/png/);
+    expect(res.json<{ detail: string }>().detail).toMatch(/declared as PDF but its content is PNG/);
   });
 
   it('answers 415 for a body that is not multipart', async () => {

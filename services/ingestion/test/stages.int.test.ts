@@ -5,9 +5,22 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { EventOf, PipelineEvent } from '@reports/contracts';
-import { createObjectStore, newEvent, withTransaction, type ObjectStore, type StageResult } from '@reports/platform';
-import { createTestDatabase, type TestDatabase } from '../../../packages/test-support/src/database.js';
-import { buildHtml, corruptPdf, sampleReportSpec } from '../../../packages/test-support/src/fixtures/index.js';
+import {
+  createObjectStore,
+  newEvent,
+  withTransaction,
+  type ObjectStore,
+  type StageResult,
+} from '@reports/platform';
+import {
+  createTestDatabase,
+  type TestDatabase,
+} from '../../../packages/test-support/src/database.js';
+import {
+  buildHtml,
+  corruptPdf,
+  sampleReportSpec,
+} from '../../../packages/test-support/src/fixtures/index.js';
 import { parseStage } from '../src/parse/parseStage.js';
 import { scanStage } from '../src/scan/scanStage.js';
 import { applyToRow } from '../src/projection/projector.js';
@@ -29,7 +42,9 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'ingestion-objects-'));
   store = createObjectStore({ url: `file://${dir}` });
   await store.ensureReady();
-  await db.pool.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, 't', 'personal')`, [tenant]);
+  await db.pool.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, 't', 'personal')`, [
+    tenant,
+  ]);
 });
 afterAll(async () => {
   await db?.drop();
@@ -49,11 +64,20 @@ async function givenReport(bytes: Buffer, kind: 'html' | 'pdf'): Promise<string>
 }
 
 function origin(id: string) {
-  return { tenant_id: tenant, report_id: id, target_kind: 'report' as const, target_id: id, generation: 1, correlation_id: id, causation_id: null };
+  return {
+    tenant_id: tenant,
+    report_id: id,
+    target_kind: 'report' as const,
+    target_id: id,
+    generation: 1,
+    correlation_id: id,
+    causation_id: null,
+  };
 }
 
 function parsedData(result: StageResult): EventOf<'ReportParsed'>['data'] {
-  if (result.outcome !== 'done' || result.emit.type !== 'ReportParsed') throw new Error(`not parsed: ${JSON.stringify(result)}`);
+  if (result.outcome !== 'done' || result.emit.type !== 'ReportParsed')
+    throw new Error(`not parsed: ${JSON.stringify(result)}`);
   return result.emit.data;
 }
 
@@ -64,18 +88,30 @@ describe('scan stage', () => {
   it('passes a stored file whose bytes match the record', async () => {
     const id = await givenReport(buildHtml(sampleReportSpec()), 'html');
     const uploaded = newEvent('ReportUploaded', origin(id), {
-      filename: 'r.html', content_type: 'text/html', size_bytes: 1, object_key: 'k', sha256: 'a'.repeat(64), title: null,
+      filename: 'r.html',
+      content_type: 'text/html',
+      size_bytes: 1,
+      object_key: 'k',
+      sha256: 'a'.repeat(64),
+      title: null,
     });
-    expect(await scanStage({ pool: db.pool, objectStore: store }).run(uploaded, ctx)).toMatchObject({
-      outcome: 'done',
-      emit: { type: 'ReportScanned', data: { document_kind: 'html' } },
-    });
+    expect(await scanStage({ pool: db.pool, objectStore: store }).run(uploaded, ctx)).toMatchObject(
+      {
+        outcome: 'done',
+        emit: { type: 'ReportScanned', data: { document_kind: 'html' } },
+      },
+    );
   });
 
   it('fails a file whose bytes are not the recorded type', async () => {
     const id = await givenReport(buildHtml(sampleReportSpec()), 'pdf');
     const uploaded = newEvent('ReportUploaded', origin(id), {
-      filename: 'r.pdf', content_type: 'application/pdf', size_bytes: 1, object_key: 'k', sha256: 'a'.repeat(64), title: null,
+      filename: 'r.pdf',
+      content_type: 'application/pdf',
+      size_bytes: 1,
+      object_key: 'k',
+      sha256: 'a'.repeat(64),
+      title: null,
     });
     const result = await scanStage({ pool: db.pool, objectStore: store }).run(uploaded, ctx);
     expect(result).toEqual({ outcome: 'failed', reason: 'stored file is html, expected pdf' });
@@ -103,7 +139,10 @@ describe('parse stage', () => {
 
   it('fails a damaged PDF with a message for people, without retrying', async () => {
     const id = await givenReport(corruptPdf(), 'pdf');
-    const result = await parseStage({ pool: db.pool, objectStore: store }).run(scanned(id, 'pdf'), ctx);
+    const result = await parseStage({ pool: db.pool, objectStore: store }).run(
+      scanned(id, 'pdf'),
+      ctx,
+    );
     expect(result.outcome).toBe('failed');
     expect((result as { reason: string }).reason).toMatch(/PDF/);
   });
@@ -111,7 +150,9 @@ describe('parse stage', () => {
   it('skips a report deleted before it ran', async () => {
     const id = await givenReport(buildHtml(sampleReportSpec()), 'html');
     await db.pool.query('DELETE FROM reports WHERE id = $1', [id]);
-    expect(await parseStage({ pool: db.pool, objectStore: store }).run(scanned(id, 'html'), ctx)).toEqual({
+    expect(
+      await parseStage({ pool: db.pool, objectStore: store }).run(scanned(id, 'html'), ctx),
+    ).toEqual({
       outcome: 'skipped',
       reason: 'target deleted',
     });
@@ -119,16 +160,26 @@ describe('parse stage', () => {
 });
 
 describe('status projection', () => {
-  const apply = (event: PipelineEvent, seq: number) => withTransaction(db.pool, (c) => applyToRow(c, event, seq));
+  const apply = (event: PipelineEvent, seq: number) =>
+    withTransaction(db.pool, (c) => applyToRow(c, event, seq));
 
   it('applies each stream sequence once, so redelivery changes nothing', async () => {
     const id = await givenReport(buildHtml(sampleReportSpec()), 'html');
-    const parsed = newEvent('ReportParsed', origin(id), { sections: 1, figures: 0, tables: 0, pages: null, cost_cents: 5 });
+    const parsed = newEvent('ReportParsed', origin(id), {
+      sections: 1,
+      figures: 0,
+      tables: 0,
+      pages: null,
+      cost_cents: 5,
+    });
     expect(await apply(scanned(id, 'html'), 10)).toBe('applied');
     expect(await apply(parsed, 11)).toBe('applied');
     expect(await apply(parsed, 11)).toBe('stale');
     expect(await apply(scanned(id, 'html'), 10)).toBe('stale');
-    const { rows } = await db.pool.query('SELECT status, ingestion_cost_cents, projection_seq FROM reports WHERE id = $1', [id]);
+    const { rows } = await db.pool.query(
+      'SELECT status, ingestion_cost_cents, projection_seq FROM reports WHERE id = $1',
+      [id],
+    );
     expect(rows[0]).toEqual({ status: 'parsed', ingestion_cost_cents: 5, projection_seq: 11 });
   });
 

@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERRORS, isAppError, type AppError, type ErrorBody, type ErrorCode } from '@reports/contracts';
+import {
+  ERRORS,
+  isAppError,
+  type AppError,
+  type ErrorBody,
+  type ErrorCode,
+} from '@reports/contracts';
 
 function body(code: ErrorCode, detail?: string, issues?: ErrorBody['issues']): ErrorBody {
   return { code, detail: detail ?? ERRORS[code].detail, ...(issues ? { issues } : {}) };

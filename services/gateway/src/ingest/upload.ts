@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import { AppError, type DocumentKind } from '@reports/contracts';
-import { MIME_BY_KIND, declaredKind, sniffDocumentKind } from '@reports/documents';
+import { MIME_BY_KIND, checkUploadKind } from '@reports/documents';
 import type { Config, ObjectStore } from '@reports/platform';
 
 /** Spec: max file size 50 MB. */
@@ -47,28 +47,18 @@ async function readHead(stream: Readable, n: number): Promise<Buffer> {
 }
 
 /** The checks that need only the first bytes: empty (400), type (415), OCR (503). */
-function checkHead(head: Buffer, file: MultipartFile, config: Config): void {
+function checkHead(head: Buffer, file: MultipartFile, config: Config): DocumentKind {
   if (head.length === 0) throw new AppError('empty_file');
-  const sniffed = sniffDocumentKind(head);
-  const declared = declaredKind(file.mimetype, file.filename);
-  if (!sniffed) {
-    throw new AppError(
-      'unsupported_media_type',
-      'unsupported media type: allowed are PDF, PNG, JPEG, WEBP, MHTML, HTML and DOCX',
-    );
-  }
-  if (declared === 'unsupported' || (declared !== 'unknown' && declared !== sniffed)) {
-    throw new AppError(
-      'unsupported_media_type',
-      `unsupported media type: the content is ${sniffed}, which does not match the declared type`,
-    );
-  }
-  if (config.OCR_PROVIDER === 'mistral' && !config.MISTRAL_API_KEY && OCR_KINDS.has(sniffed)) {
+  const check = checkUploadKind(head, file.mimetype, file.filename);
+  if (!check.ok)
+    throw new AppError('unsupported_media_type', `unsupported media type: ${check.reason}`);
+  if (config.OCR_PROVIDER === 'mistral' && !config.MISTRAL_API_KEY && OCR_KINDS.has(check.kind)) {
     throw new AppError(
       'ocr_unavailable',
       'OCR provider is not configured: set MISTRAL_API_KEY or OCR_PROVIDER=local',
     );
   }
+  return check.kind;
 }
 
 /**
@@ -86,14 +76,14 @@ export async function storeUpload(
     tooLarge = true;
   });
   const head = await readHead(source, SNIFF_BYTES);
+  let sniffed: DocumentKind;
   try {
-    checkHead(head, file, opts.config);
+    sniffed = checkHead(head, file, opts.config);
   } catch (error) {
     // Drain what is left so the request ends and the connection is freed.
     source.resume();
     throw error;
   }
-  const sniffed = sniffDocumentKind(head) as DocumentKind;
 
   const hash = createHash('sha256');
   let size = 0;
