@@ -12,7 +12,10 @@ export function packageConfig(dir, test = {}) {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       ...(resultsDir
-        ? { reporters: ['default', 'json'], outputFile: { json: path.join(resultsDir, `${name}.json`) } }
+        ? {
+            reporters: ['default', 'json'],
+            outputFile: { json: path.join(resultsDir, `${name}.json`) },
+          }
         : {}),
       ...test,
     },

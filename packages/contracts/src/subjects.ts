@@ -36,6 +36,11 @@ export const PROJECTION_DURABLE = 'projection-status';
  * Deterministic message id of a stage's output event, so a rerun after a crash
  * publishes a duplicate that JetStream drops.
  */
-export function stageMessageId(targetId: string, stage: Stage | 'upload', generation: number, suffix?: string): string {
+export function stageMessageId(
+  targetId: string,
+  stage: Stage | 'upload',
+  generation: number,
+  suffix?: string,
+): string {
   return [targetId, stage, generation, ...(suffix ? [suffix] : [])].join(':');
 }

@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { evolve, initialProjection, totalCost, type PipelineEvent, type TargetProjection } from '../src/index.js';
+import {
+  evolve,
+  initialProjection,
+  totalCost,
+  type PipelineEvent,
+  type TargetProjection,
+} from '../src/index.js';
 
 const target = randomUUID();
 let clock = Date.parse('2026-01-01T00:00:00Z');
 
-function event<T extends PipelineEvent['type']>(type: T, data: Extract<PipelineEvent, { type: T }>['data'], generation = 1): PipelineEvent {
+function event<T extends PipelineEvent['type']>(
+  type: T,
+  data: Extract<PipelineEvent, { type: T }>['data'],
+  generation = 1,
+): PipelineEvent {
   clock += 1000;
   return {
     id: randomUUID(),
@@ -23,16 +33,30 @@ function event<T extends PipelineEvent['type']>(type: T, data: Extract<PipelineE
   } as PipelineEvent;
 }
 
-const fold = (events: PipelineEvent[], from: TargetProjection = initialProjection()) => events.reduce(evolve, from);
+const fold = (events: PipelineEvent[], from: TargetProjection = initialProjection()) =>
+  events.reduce(evolve, from);
 
 const happyPath = () => [
-  event('ReportUploaded', { filename: 'a.pdf', content_type: 'application/pdf', size_bytes: 10, object_key: 'k', sha256: 'a'.repeat(64), title: null }),
+  event('ReportUploaded', {
+    filename: 'a.pdf',
+    content_type: 'application/pdf',
+    size_bytes: 10,
+    object_key: 'k',
+    sha256: 'a'.repeat(64),
+    title: null,
+  }),
   event('StageStarted', { stage: 'scan', attempt: 1 }),
   event('ReportScanned', { document_kind: 'pdf', page_count: null, cost_cents: 0 }),
   event('ReportParsed', { sections: 3, figures: 0, tables: 1, pages: 2, cost_cents: 7 }),
   event('FiguresAnnotated', { figures: 0, annotated: 0, cost_cents: 0 }),
   event('StageStarted', { stage: 'embed', attempt: 1 }),
-  event('ChunksEmbedded', { chunks: 4, embedded: 4, embedding_status: 'complete', embedding_model: 'm', cost_cents: 3 }),
+  event('ChunksEmbedded', {
+    chunks: 4,
+    embedded: 4,
+    embedding_status: 'complete',
+    embedding_model: 'm',
+    cost_cents: 3,
+  }),
   event('ReportReady', { cost_cents: 0 }),
 ];
 
@@ -44,7 +68,15 @@ describe('report status projection', () => {
       if (seen.at(-1) !== next.status) seen.push(next.status);
       return next;
     }, initialProjection());
-    expect(seen).toEqual(['uploaded', 'scanned', 'parsed', 'annotated', 'embedding', 'embedded', 'ready']);
+    expect(seen).toEqual([
+      'uploaded',
+      'scanned',
+      'parsed',
+      'annotated',
+      'embedding',
+      'embedded',
+      'ready',
+    ]);
   });
 
   it('sets the start time from the first stage start and the finish time from ready', () => {
@@ -69,14 +101,20 @@ describe('report status projection', () => {
   });
 
   it('ends failed with the stage and reason as ingestion_error', () => {
-    const p = fold([...happyPath().slice(0, 3), event('StageFailed', { stage: 'parse', error: 'the PDF is damaged', attempts: 1 })]);
+    const p = fold([
+      ...happyPath().slice(0, 3),
+      event('StageFailed', { stage: 'parse', error: 'the PDF is damaged', attempts: 1 }),
+    ]);
     expect(p.status).toBe('failed');
     expect(p.ingestion_error).toBe('parse failed: the PDF is damaged');
     expect(p.ingestion_finished_at).not.toBeNull();
   });
 
   it('keeps a ready target ready when a late failure arrives', () => {
-    const p = fold([...happyPath(), event('StageFailed', { stage: 'embed', error: 'late', attempts: 5 })]);
+    const p = fold([
+      ...happyPath(),
+      event('StageFailed', { stage: 'embed', error: 'late', attempts: 5 }),
+    ]);
     expect(p.status).toBe('ready');
     expect(p.ingestion_error).toBeNull();
   });

@@ -46,7 +46,10 @@ describe('migrate', () => {
   });
 
   it('skips what is applied when run again', async () => {
-    expect(await migrate(pool, dir)).toEqual({ applied: [], skipped: ['0001_a.sql', '0002_b.sql'] });
+    expect(await migrate(pool, dir)).toEqual({
+      applied: [],
+      skipped: ['0001_a.sql', '0002_b.sql'],
+    });
   });
 
   it('runs safely from several processes at once', async () => {
@@ -56,7 +59,10 @@ describe('migrate', () => {
   });
 
   it('rolls back a failing file and names it', async () => {
-    await writeFile(path.join(dir, '0004_bad.sql'), 'CREATE TABLE d (id int); SELECT no_such_function();');
+    await writeFile(
+      path.join(dir, '0004_bad.sql'),
+      'CREATE TABLE d (id int); SELECT no_such_function();',
+    );
     await expect(migrate(pool, dir)).rejects.toThrow(/0004_bad\.sql failed/);
     const { rowCount } = await pool.query("SELECT 1 FROM pg_tables WHERE tablename = 'd'");
     expect(rowCount).toBe(0);

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      database,
+    ]);
     if (rowCount === 0) {
       await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
       log.info({ database }, 'database created');
