@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IngestStatus } from '@reports/contracts';
 import { buildPdf, sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem, type ServiceName } from './support/system.js';
-import { getJson, readEvents, signIn, upload, type Session } from './support/client.js';
+import { readEvents, signIn, upload, waitForStatus, type Session } from './support/client.js';
 
 let system: RunningSystem;
 let user: Session;
@@ -91,8 +90,7 @@ describe('a stage service killed with SIGKILL in the middle of a run', () => {
           type,
         ).toHaveLength(1);
       }
-      const status = await getJson<IngestStatus>(system, user, `/ingest/${id}/status`);
-      expect(status.body.status).toBe('ready');
+      await waitForStatus(system, user, id, 'ready');
     },
   );
 });

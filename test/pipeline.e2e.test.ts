@@ -1,6 +1,5 @@
-import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IngestStatus, ParsedSection } from '@reports/contracts';
+import type { ParsedSection } from '@reports/contracts';
 import {
   buildDocx,
   buildHtml,
@@ -9,7 +8,14 @@ import {
   sampleReportSpec,
 } from '@reports/test-support';
 import { startSystem, type RunningSystem } from './support/system.js';
-import { getJson, readEvents, signIn, upload, type Session } from './support/client.js';
+import {
+  getJson,
+  readEvents,
+  signIn,
+  upload,
+  waitForStatus,
+  type Session,
+} from './support/client.js';
 
 let system: RunningSystem;
 let alice: Session;
@@ -75,12 +81,10 @@ describe.each([
       'ready',
     ]);
     expect(events.at(-1)?.event).toBe('ReportReady');
-    const status = await getJson<IngestStatus>(system, alice, `/ingest/${reportId}/status`);
-    expect(status.status).toBe(200);
-    expect(status.body.status).toBe('ready');
-    expect(status.body.ingestion_error).toBeNull();
-    expect(Date.parse(status.body.ingestion_finished_at!)).toBeGreaterThanOrEqual(
-      Date.parse(status.body.ingestion_started_at!),
+    const status = await waitForStatus(system, alice, reportId, 'ready');
+    expect(status.ingestion_error).toBeNull();
+    expect(Date.parse(status.ingestion_finished_at!)).toBeGreaterThanOrEqual(
+      Date.parse(status.ingestion_started_at!),
     );
   });
 
@@ -150,9 +154,8 @@ describe('a corrupt file', () => {
     ]);
     expect(badEvents.at(-1)?.event).toBe('StageFailed');
     expect(goodEvents.at(-1)?.event).toBe('ReportReady');
-    const status = await getJson<IngestStatus>(system, alice, `/ingest/${bad.body.id}/status`);
-    expect(status.body.status).toBe('failed');
-    expect(status.body.ingestion_error).toMatch(/^parse failed: .*PDF/);
+    const status = await waitForStatus(system, alice, bad.body.id, 'failed');
+    expect(status.ingestion_error).toMatch(/^parse failed: .*PDF/);
     // Terminated on the first attempt: a damaged file is not retried.
     const { rows } = await system.db.pool.query(
       'SELECT outcome FROM stage_runs WHERE target_id = $1 AND stage = $2',
@@ -188,6 +191,5 @@ describe('DELETE /ingest/{id}', () => {
     expect(
       (await getJson(system, alice, `/ingest/${res.body.id}`, { method: 'DELETE' })).status,
     ).toBe(404);
-    void readdir;
   });
 });

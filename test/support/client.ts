@@ -1,4 +1,9 @@
-import type { IngestAccepted, RealtimeEvent, TokenResponse } from '@reports/contracts';
+import type {
+  IngestAccepted,
+  IngestStatus,
+  RealtimeEvent,
+  TokenResponse,
+} from '@reports/contracts';
 import type { RunningSystem } from './system.js';
 
 let ipCounter = 10;
@@ -159,4 +164,25 @@ export async function getJson<T = unknown>(
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/**
+ * Polls GET /ingest/{id}/status until it shows `status`. The status is a projection
+ * of the same events the realtime channel carries, so it may trail it by a moment.
+ */
+export async function waitForStatus(
+  system: RunningSystem,
+  session: Session,
+  reportId: string,
+  status: string,
+  timeoutMs = 10_000,
+): Promise<IngestStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await getJson<IngestStatus>(system, session, `/ingest/${reportId}/status`);
+    if (res.status === 200 && res.body.status === status) return res.body;
+    if (Date.now() > deadline)
+      throw new Error(`status of ${reportId} is ${JSON.stringify(res.body)}, not ${status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
