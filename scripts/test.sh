@@ -3,6 +3,7 @@
 # build, typecheck, lint, the committed OpenAPI document, unit and integration
 # tests of each package, then the end-to-end suites against the built services.
 set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 bash scripts/provision.sh
 rm -rf .test-results && mkdir -p .test-results
@@ -12,7 +13,7 @@ run() { echo "[test] $*"; "$@" || status=1; }
 run npx turbo run build --output-logs=errors-only
 run npx turbo run typecheck --output-logs=errors-only
 run npx eslint .
-run npx turbo run test --filter='!@reports/e2e' --concurrency=2
-run npx turbo run test --filter=@reports/e2e --concurrency=1
+run npx turbo run test --filter='!@reports/e2e' --concurrency=2 --continue
+run npx turbo run test --filter=@reports/e2e --concurrency=1 --continue
 node scripts/test-summary.mjs "$VITEST_RESULTS_DIR" || status=1
 exit $status

@@ -33,7 +33,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     loggerInstance,
     trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -298,3 +298,34 @@ describe('when NATS is down', () => {
     }
   }, 40_000);
 });
+
+describe('shutdown', () => {
+  it('ends open realtime channels so the gateway can close', async () => {
+    const own = await startTestGateway();
+    const dave = await own.signIn('dave@example.com');
+    const body = await multipart({}, { bytes: html, filename: 'open.html', type: 'text/html' });
+    const up = await own.app.inject({
+      method: 'POST',
+      url: '/ingest',
+      payload: body.payload,
+      headers: { ...dave.headers(), ...body.headers },
+      remoteAddress: dave.ip,
+    });
+    const address = await own.app.listen({ port: 0, host: '127.0.0.1' });
+    // No stage services run here: the report stays `uploaded` and the channel stays open.
+    const res = await fetch(`${address}/ingest/${up.json<{ id: string }>().id}/events`, {
+      headers: dave.headers(),
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let received = '';
+    while (!received.includes('event: ReportUploaded'))
+      received += new TextDecoder().decode((await reader.read()).value);
+    const started = Date.now();
+    await own.close();
+    expect(Date.now() - started).toBeLessThan(5000);
+    let ended = false;
+    while (!ended) ended = (await reader.read()).done;
+    expect(ended).toBe(true);
+  });
+});

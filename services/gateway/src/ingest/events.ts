@@ -25,7 +25,7 @@ export async function streamReportEvents(
   request: FastifyRequest,
   reply: FastifyReply,
   nats: Nats,
-  opts: { tenantId: string; reportId: string; after: number },
+  opts: { tenantId: string; reportId: string; after: number; open: Set<() => void> },
 ): Promise<void> {
   const consumer = await nats.js.consumers.get(REPORTS_STREAM, {
     filter_subjects: reportEventsFilter(opts.tenantId, opts.reportId),
@@ -49,10 +49,13 @@ export async function streamReportEvents(
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
+    opts.open.delete(close);
     void messages.close();
     res.end();
   };
   request.raw.once('close', close);
+  // A hijacked response keeps its connection; the gateway ends it when it shuts down.
+  opts.open.add(close);
 
   const targets = new Map<string, TargetProjection>();
   try {

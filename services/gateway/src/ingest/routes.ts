@@ -32,6 +32,11 @@ export async function ingestRoutes(
   { deps }: { deps: GatewayDeps },
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Realtime channels in progress: ended on shutdown so the server can close.
+  const openChannels = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of [...openChannels]) close();
+  });
 
   app.post(
     '/ingest',
@@ -200,6 +205,7 @@ export async function ingestRoutes(
         tenantId: user.tenant_id,
         reportId,
         after: lastEventId,
+        open: openChannels,
       });
     },
   );
