@@ -26,7 +26,9 @@ wait_port() {
 # 1. npm dependencies, when node_modules is missing or older than the lock file.
 if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
-  npm ci --no-audit --no-fund
+  # `npm install`, not `npm ci`: npm 11 leaves other platforms' optional packages
+  # (turbo's) out of the lock file and `npm ci` then refuses it. The lock still pins versions.
+  npm install --no-audit --no-fund
 fi
 
 # 2. PostgreSQL (Debian's), started when it is not running.
