@@ -1,2 +1,3 @@
 export * from './embedding/embedder.js';
 export * from './embedding/localEmbedder.js';
+export * from './ocr/ocr.js';
