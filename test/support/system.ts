@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
   createTestDatabase,
+  freePort,
   startNatsServer,
   startS3rver,
   type S3rverHandle,
@@ -35,18 +35,6 @@ export interface RunningSystem {
   kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   isRunning(name: ServiceName): boolean;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(

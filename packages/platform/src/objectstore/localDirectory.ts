@@ -22,6 +22,7 @@ import {
   ObjectNotFoundError,
   ObjectTooLargeError,
   compareObjectKeys,
+  errorCode,
   readStreamToBuffer,
   validateObjectKey,
   validateObjectPrefix,
@@ -31,12 +32,6 @@ import type { ObjectBody, ObjectInfo, ObjectStore } from './objectStore.js';
 /** Contents of a metadata sidecar file. */
 interface Sidecar {
   contentType: string | null;
-}
-
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined;
 }
 
 /** The path, or one of its parents, does not exist or is not a directory. */

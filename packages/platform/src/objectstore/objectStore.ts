@@ -193,3 +193,10 @@ export async function readStreamToBuffer(
   }
   return Buffer.concat(chunks, total);
 }
+
+/** The `code` of a Node or SDK error, when it has a string one. */
+export function errorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
+}

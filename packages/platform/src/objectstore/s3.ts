@@ -7,6 +7,7 @@ import {
   ObjectNotFoundError,
   ObjectTooLargeError,
   compareObjectKeys,
+  errorCode,
   readStreamToBuffer,
   validateObjectKey,
   validateObjectPrefix,
@@ -31,12 +32,6 @@ export interface S3ObjectStoreOptions {
    * 10,000 parts, about 48.8 GiB.
    */
   partSizeBytes?: number;
-}
-
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined;
 }
 
 /** GET answers a missing key with NoSuchKey; HEAD has no body, so minio reports NotFound. */
