@@ -84,7 +84,7 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
           chunks.slice(i, i + INSERT_BATCH).forEach((c, j) => {
             const vector = vectors[i + j];
             const p = values.length;
-            tuples.push(`(${Array.from({ length: 15 }, (_, k) => `$${p + k + 1}`).join(',')})`);
+            tuples.push(`(${Array.from({ length: 16 }, (_, k) => `$${p + k + 1}`).join(',')})`);
             values.push(
               randomUUID(),
               event.tenant_id,
@@ -101,19 +101,14 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
               c.content_tokens,
               c.order_in_doc,
               vector ? pgvector.toSql(vector) : null,
+              vector ? model : null,
             );
           });
           await client.query(
             `INSERT INTO chunks (id, tenant_id, report_id, attachment_id, target_id, section_id, source_type, section_name,
-               section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding)
+               section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model)
              VALUES ${tuples.join(',')}`,
             values,
-          );
-        }
-        if (model && embedded > 0) {
-          await client.query(
-            'UPDATE chunks SET embedding_model = $2 WHERE target_id = $1 AND embedding IS NOT NULL',
-            [event.target_id, model],
           );
         }
         return true;
