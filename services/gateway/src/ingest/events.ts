@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DeliverPolicy } from '@nats-io/jetstream';
+import { DeliverPolicy, type Consumer } from '@nats-io/jetstream';
 import {
+  AppError,
   REPORTS_STREAM,
   evolve,
   initialProjection,
@@ -27,11 +28,20 @@ export async function streamReportEvents(
   nats: Nats,
   opts: { tenantId: string; reportId: string; after: number; open: Set<() => void> },
 ): Promise<void> {
-  const consumer = await nats.js.consumers.get(REPORTS_STREAM, {
-    filter_subjects: reportEventsFilter(opts.tenantId, opts.reportId),
-    deliver_policy: DeliverPolicy.All,
-  });
-  const messages = await consumer.consume();
+  let messages: Awaited<ReturnType<Consumer['consume']>>;
+  try {
+    const consumer = await nats.js.consumers.get(REPORTS_STREAM, {
+      filter_subjects: reportEventsFilter(opts.tenantId, opts.reportId),
+      deliver_policy: DeliverPolicy.All,
+    });
+    messages = await consumer.consume();
+  } catch (error) {
+    throw new AppError(
+      'service_unavailable',
+      'the event stream is unavailable; poll the status endpoint',
+      { cause: error },
+    );
+  }
 
   reply.hijack();
   const res = reply.raw;
