@@ -11,8 +11,13 @@ export const ERRORS = {
   invalid_hmac: { status: 401, detail: 'invalid HMAC' },
   admin_disabled: { status: 403, detail: 'admin disabled' },
   forbidden: { status: 403, detail: 'forbidden' },
+  invalid_file_signature: { status: 403, detail: 'the link is invalid or has expired' },
   not_found: { status: 404, detail: 'not found' },
   conflict: { status: 409, detail: 'conflict' },
+  attachment_immutable: {
+    status: 409,
+    detail: 'partner attachments are immutable; only user uploads can be deleted',
+  },
   file_too_large: { status: 413, detail: 'the file is larger than 50 MB' },
   unsupported_media_type: { status: 415, detail: 'unsupported media type' },
   validation_failed: { status: 422, detail: 'request validation failed' },
@@ -22,6 +27,10 @@ export const ERRORS = {
   ocr_unavailable: { status: 503, detail: 'OCR provider is not configured' },
   embedding_unavailable: { status: 503, detail: 'embedding provider is unavailable' },
   service_unavailable: { status: 503, detail: 'a dependency is unavailable' },
+  partner_hmac_disabled: {
+    status: 503,
+    detail: 'partner uploads are not configured (PARTNER_HMAC_SECRET is unset)',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
