@@ -39,6 +39,14 @@ export const ConfigSchema = z.object({
   AUTH_BUILTIN_ISSUER: bool.optional(),
   ADMIN_HASH: optionalString,
   PARTNER_HMAC_SECRET: optionalString,
+  /**
+   * Key of the signed file links the gateway hands out for the local object store
+   * (`/files/...`). Unset: a random key per gateway process, so links die with the process
+   * and several replicas must share a configured one (docs/adr/018).
+   */
+  FILE_URL_SECRET: optionalString,
+  /** Lifetime of signed figure links (thumbnail and original), at most 7 days as in S3. */
+  FILE_URL_TTL_SECONDS: int(1, 604_800).default(900),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -50,16 +58,36 @@ export const ConfigSchema = z.object({
     )
     .refine((list) => !list.includes('*'), 'a wildcard origin is not allowed; list the origins'),
   OCR_PROVIDER: z.enum(['local', 'mistral']).default('local'),
+  /** Mistral OCR model (`OCR_PROVIDER=mistral`). */
+  MISTRAL_OCR_MODEL: z.string().default('mistral-ocr-latest'),
+  /** Time budget of one Mistral OCR call (spec: 900000 ms). */
+  OCR_TIMEOUT_MS: int(1000, 3_600_000).default(900_000),
   LLM_PROVIDER: z.enum(['local', 'openai', 'mistral']).default('local'),
   LLM_MODEL: optionalString,
   EMBEDDING_PROVIDER: z.enum(['local', 'openai', 'mistral']).default('local'),
   EMBEDDING_MODEL: optionalString,
   ANNOTATION_PROVIDER: z.enum(['local', 'openai', 'mistral']).default('local'),
+  /** Vision model of the annotation provider; defaults per provider (docs/adr/017). */
+  ANNOTATION_MODEL: optionalString,
+  /**
+   * `annotation_source` written for the OpenAI-compatible provider; by default `gemini` when
+   * OPENAI_BASE_URL is Google's, else `openai` (docs/adr/017).
+   */
+  ANNOTATION_SOURCE: optionalString.refine(
+    (v) => v === undefined || /^[a-z0-9][a-z0-9_-]{0,31}$/.test(v),
+    'lowercase letters, digits, - and _, at most 32',
+  ),
+  /** Figures annotated at the same time by one annotate stage attempt. */
+  ANNOTATION_CONCURRENCY: int(1, 32).default(4),
+  /** Time budget of one annotation model call (the SDK's retries included). */
+  ANNOTATION_TIMEOUT_MS: int(1000, 600_000).default(60_000),
   RERANK_URL: optionalString,
   RERANK_ENABLED: bool.default(false),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
   MISTRAL_API_KEY: optionalString,
+  /** Mistral API base URL (a proxy, or a local server in tests); the SDK's default when unset. */
+  MISTRAL_BASE_URL: optionalString,
   RERANK_API_KEY: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
