@@ -1,3 +1,5 @@
 export * from './embedding/embedder.js';
 export * from './embedding/localEmbedder.js';
 export * from './ocr/ocr.js';
+export * from './ocr/ocrError.js';
+export * from './ocr/mistralOcr.js';
