@@ -8,3 +8,5 @@ export * from './nats/consumer.js';
 export * from './pipeline/stage.js';
 export * from './objectstore/index.js';
 export * from './service/runtime.js';
+export * from './telemetry/observability.js';
+export * from './pipeline/watchdog.js';

@@ -1,4 +1,9 @@
-import { runService } from '@reports/platform';
-import { startAnnotation } from './service.js';
+// Tracing starts before anything else is loaded: its instrumentations patch pg
+// and http as they load, so the rest is imported only afterwards.
+import { startTelemetry } from '@reports/platform/telemetry';
+
+startTelemetry('annotation');
+const { runService } = await import('@reports/platform');
+const { startAnnotation } = await import('./service.js');
 
 runService('annotation', (runtime) => startAnnotation(runtime));

@@ -10,6 +10,7 @@ import {
 import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
 import { ERRORS, type ErrorBody } from '@reports/contracts';
 import { registerErrorHandling } from './http/errors.js';
+import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
 import { authPlugin } from './auth/plugin.js';
@@ -37,6 +38,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  await app.register(observabilityPlugin);
 
   await app.register(cors, {
     // An explicit allowlist, never a wildcard (config refuses '*').

@@ -99,6 +99,22 @@ export const ConfigSchema = z.object({
   STAGE_MAX_DELIVER: int(1, 100).default(5),
   /** Time budget of one stage attempt. */
   STAGE_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+  /**
+   * Port of a stage service's operations endpoint (`/metrics`, `/healthz`, `/readyz`).
+   * Unset: the service's own default (see `defaultMetricsPort`); 0: off. The gateway
+   * serves `/metrics` on its own port instead.
+   */
+  METRICS_PORT: int(0, 65535).optional(),
+  /**
+   * On SIGTERM, how long handlers in progress get to finish before their messages are
+   * given back (nak'd) for another worker.
+   */
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+  /**
+   * Hard limit of a whole shutdown (grace, NATS drain, closing the pool): past it the
+   * process exits with code 1. Keep it under Kubernetes' terminationGracePeriodSeconds.
+   */
+  SHUTDOWN_TIMEOUT_MS: int(1000, 600_000).default(25_000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -1,5 +1,9 @@
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import { consumerMessages } from '../telemetry/metrics.js';
+import { extractTraceContext, tracer } from '../telemetry/tracing.js';
+import { logContextFromSubject, withLogContext, type LogContext } from '../telemetry/logContext.js';
 
 /** What a handler says happened; the loop turns it into ack, delayed nak or term. */
 export type HandlerOutcome =
@@ -38,14 +42,31 @@ export interface ConsumerLoopOptions<T> {
   timeoutMs: number;
   logger: Logger;
   backoffMs?(deliveryCount: number): number;
+  /**
+   * On stop, how long handlers in progress get to finish before their messages are
+   * nak'd (for another worker to take at once) and their signal aborted. Default 10 s.
+   */
+  shutdownGraceMs?: number;
+  /**
+   * Tenant and report of a message for the log lines and spans of its handling.
+   * Default: read from a REPORTS subject (`reports.<tenant>.<report>.<type>`).
+   */
+  logContext?(msg: JsMsg): LogContext;
 }
 
 export interface ConsumerHandle {
-  /** Stops taking messages and waits for the ones in hand to settle. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking messages: the ones fetched but not started are nak'd at once,
+   * the ones in progress get `graceMs` (default: the loop's shutdownGraceMs) to
+   * settle, then are nak'd. Resolves when every message in hand is settled.
+   */
+  stop(graceMs?: number): Promise<void>;
   /** Settles when the loop ends. */
   done: Promise<void>;
 }
+
+/** Stream and durable of every consumer loop running in this process, for the metrics sampler. */
+export const runningConsumers = new Map<string, { stream: string; consumer: string }>();
 
 export function exponentialBackoff(deliveryCount: number): number {
   return Math.min(1000 * 2 ** (deliveryCount - 1), 30_000);
@@ -66,9 +87,30 @@ function errorText(error: unknown): string {
 export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<ConsumerHandle> {
   const consumer = await opts.js.consumers.get(opts.stream, opts.durable);
   const messages = await consumer.consume({ max_messages: opts.concurrency });
+  runningConsumers.set(`${opts.stream}/${opts.durable}`, {
+    stream: opts.stream,
+    consumer: opts.durable,
+  });
   const inflight = new Set<Promise<void>>();
+  /** Messages whose handler is running, with the means to give them back. */
+  const holding = new Set<{
+    msg: JsMsg;
+    controller: AbortController;
+    settled: boolean;
+    heartbeat?: NodeJS.Timeout;
+  }>();
   const log = opts.logger.child({ consumer: opts.durable });
   const backoff = opts.backoffMs ?? exponentialBackoff;
+  const contextOf = opts.logContext ?? ((msg: JsMsg) => logContextFromSubject(msg.subject));
+  const count = (settlement: 'ack' | 'nak' | 'term') =>
+    consumerMessages.inc({ consumer: opts.durable, settlement });
+  let stopping = false;
+  /** Wakes the loop waiting for a free slot: a handler finished, or stop was asked. */
+  let wake: (() => void) | null = null;
+  const wakeLoop = () => {
+    wake?.();
+    wake = null;
+  };
 
   async function settle(msg: JsMsg): Promise<void> {
     let value: T;
@@ -80,10 +122,30 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
         'poison message terminated',
       );
       msg.term();
+      count('term');
       return;
     }
     const deliveryCount = msg.info.deliveryCount;
     const controller = new AbortController();
+    const held: {
+      msg: JsMsg;
+      controller: AbortController;
+      settled: boolean;
+      heartbeat?: NodeJS.Timeout;
+    } = {
+      msg,
+      controller,
+      settled: false,
+    };
+    holding.add(held);
+    // The shutdown path may have given the message back already: settle once.
+    const once = (settlement: 'ack' | 'nak' | 'term', fn: () => void): boolean => {
+      if (held.settled) return false;
+      held.settled = true;
+      fn();
+      count(settlement);
+      return true;
+    };
     const timer = setTimeout(
       () => controller.abort(new Error(`attempt exceeded ${opts.timeoutMs} ms`)),
       opts.timeoutMs,
@@ -92,58 +154,122 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
       () => msg.working(),
       Math.max(500, Math.floor(opts.ackWaitMs / 3)),
     );
+    held.heartbeat = heartbeat;
     const ctx: DeliveryContext = {
       deliveryCount,
       lastAttempt: deliveryCount >= opts.maxDeliver,
       signal: controller.signal,
       seq: msg.seq,
     };
-    let result: HandlerOutcome;
+    const parent = extractTraceContext(msg.headers);
+    const span = tracer().startSpan(
+      `process ${opts.durable}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': msg.subject,
+          'messaging.consumer.group.name': opts.durable,
+          'messaging.nats.stream_sequence': msg.seq,
+          'messaging.nats.delivery_count': deliveryCount,
+        },
+      },
+      parent,
+    );
+    const inSpan = <R>(fn: () => R): R =>
+      withLogContext(contextOf(msg), () => context.with(trace.setSpan(parent, span), fn));
     try {
-      result = await opts.handle(value, ctx);
-    } catch (error) {
-      result = { outcome: 'retry', reason: errorText(error) };
-    } finally {
-      clearTimeout(timer);
-      clearInterval(heartbeat);
-    }
-    if (result.outcome === 'failed' || (result.outcome === 'retry' && ctx.lastAttempt)) {
-      const reason = result.reason;
+      let result: HandlerOutcome;
       try {
-        await opts.onGiveUp?.(value, reason, ctx);
-        msg.term();
-        log.warn({ seq: msg.seq, deliveryCount, reason }, 'message terminated');
+        result = await inSpan(() => opts.handle(value, ctx));
       } catch (error) {
-        log.error({ seq: msg.seq, err: errorText(error) }, 'give-up failed; will retry');
-        msg.nak(backoff(deliveryCount));
+        result = { outcome: 'retry', reason: errorText(error) };
+      } finally {
+        clearTimeout(timer);
+        clearInterval(heartbeat);
       }
-      return;
+      span.setAttribute('outcome', result.outcome);
+      if (result.outcome !== 'done' && result.outcome !== 'skipped') {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
+      }
+      await inSpan(async () => {
+        if (result.outcome === 'failed' || (result.outcome === 'retry' && ctx.lastAttempt)) {
+          const reason = result.reason;
+          if (held.settled) return;
+          try {
+            await opts.onGiveUp?.(value, reason, ctx);
+            if (once('term', () => msg.term()))
+              log.warn({ seq: msg.seq, deliveryCount, reason }, 'message terminated');
+          } catch (error) {
+            log.error({ seq: msg.seq, err: errorText(error) }, 'give-up failed; will retry');
+            once('nak', () => msg.nak(backoff(deliveryCount)));
+          }
+          return;
+        }
+        if (result.outcome === 'retry') {
+          const delay = result.delayMs ?? backoff(deliveryCount);
+          if (once('nak', () => msg.nak(delay)))
+            log.warn({ seq: msg.seq, deliveryCount, delay, reason: result.reason }, 'retry later');
+          return;
+        }
+        once('ack', () => msg.ack());
+      });
+    } finally {
+      holding.delete(held);
+      span.end();
     }
-    if (result.outcome === 'retry') {
-      const delay = result.delayMs ?? backoff(deliveryCount);
-      log.warn({ seq: msg.seq, deliveryCount, delay, reason: result.reason }, 'retry later');
-      msg.nak(delay);
-      return;
-    }
-    msg.ack();
   }
 
   const done = (async () => {
     for await (const msg of messages) {
+      if (stopping) {
+        // Fetched but not started: give it back now rather than run it while stopping.
+        msg.nak();
+        count('nak');
+        continue;
+      }
       const p: Promise<void> = settle(msg)
         .catch((error: unknown) => log.error({ err: errorText(error) }, 'settle failed'))
-        .finally(() => inflight.delete(p));
+        .finally(() => {
+          inflight.delete(p);
+          wakeLoop();
+        });
       inflight.add(p);
-      if (inflight.size >= opts.concurrency) await Promise.race(inflight);
+      // At capacity, wait for a slot, or for stop (which must not wait behind a long handler).
+      if (inflight.size >= opts.concurrency && !stopping)
+        await new Promise<void>((resolve) => (wake = resolve));
     }
     await Promise.all(inflight);
   })();
 
   return {
     done,
-    async stop() {
-      await messages.close();
-      await done;
+    async stop(graceMs = opts.shutdownGraceMs ?? 10_000) {
+      if (!stopping) {
+        stopping = true;
+        wakeLoop();
+        runningConsumers.delete(`${opts.stream}/${opts.durable}`);
+        // Ends the pull; messages already fetched still come through the loop (and are nak'd).
+        void messages.close();
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'grace over'>((resolve) => {
+        timer = setTimeout(() => resolve('grace over'), graceMs);
+      });
+      const first = await Promise.race([done.then(() => 'done' as const), graceOver]);
+      clearTimeout(timer);
+      if (first === 'grace over') {
+        for (const held of holding) {
+          if (held.settled) continue;
+          held.settled = true;
+          clearInterval(held.heartbeat);
+          held.controller.abort(new Error('the service is shutting down'));
+          held.msg.nak();
+          count('nak');
+          log.warn({ seq: held.msg.seq }, 'shutting down: message given back unfinished');
+        }
+      }
     },
   };
 }

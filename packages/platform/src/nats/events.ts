@@ -10,7 +10,10 @@ import {
   type TargetKind,
 } from '@reports/contracts';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/nats-core';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ensureStream } from './connection.js';
+import { injectTraceContext, tracer } from '../telemetry/tracing.js';
 
 /** Where an event sits in the pipeline: copied from the event that caused it. */
 export interface EventOrigin {
@@ -79,6 +82,41 @@ export async function publishEvent(
   msgId: string,
 ): Promise<Published> {
   const subject = reportEventSubject(event.tenant_id, event.report_id, event.type);
-  const ack = await js.publish(subject, JSON.stringify(event), { msgID: msgId, timeout: 10_000 });
-  return { seq: ack.seq, duplicate: ack.duplicate };
+  // A producer span whose context travels in the message's `traceparent` header:
+  // the consumer's span continues this trace (NATS has no official instrumentation).
+  return tracer().startActiveSpan(
+    `publish ${event.type}`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': subject,
+        'messaging.message.id': msgId,
+        'event.type': event.type,
+        'tenant.id': event.tenant_id,
+        'report.id': event.report_id,
+      },
+    },
+    async (span) => {
+      try {
+        const h = natsHeaders();
+        injectTraceContext(h);
+        const ack = await js.publish(subject, JSON.stringify(event), {
+          msgID: msgId,
+          timeout: 10_000,
+          headers: h,
+        });
+        span.setAttribute('messaging.nats.stream_sequence', ack.seq);
+        span.setAttribute('messaging.nats.duplicate', ack.duplicate);
+        return { seq: ack.seq, duplicate: ack.duplicate };
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

@@ -22,6 +22,9 @@ import {
 import { causedBy, newEvent, publishEvent } from '../nats/events.js';
 import type { Pool } from '../postgres/pool.js';
 import type { Config } from '../config/config.js';
+import { trace } from '@opentelemetry/api';
+import { recordProviderUsage, stageDuration, stageFailures } from '../telemetry/metrics.js';
+import { startStageWatchdog } from './watchdog.js';
 
 /** Provider usage of one attempt, recorded in stage_runs for cost tracking. */
 export interface StageUsage {
@@ -59,6 +62,15 @@ export interface StageWorkerOptions {
   maxDeliver: number;
   ackWaitMs: number;
   timeoutMs: number;
+  /** On shutdown, how long an attempt in progress gets before its message is nak'd. */
+  shutdownGraceMs?: number;
+  /**
+   * Fail targets whose messages ran out of deliveries (JetStream's max-deliveries
+   * advisory: the worker died on every attempt). Default true.
+   */
+  watchdog?: boolean;
+  /** Replicas of the advisories stream (as NATS_STREAM_REPLICAS). Default 1. */
+  streamReplicas?: number;
 }
 
 /** Worker settings from the STAGE_* configuration. */
@@ -76,6 +88,8 @@ export function stageWorkerOptions(rt: {
     maxDeliver: rt.config.STAGE_MAX_DELIVER,
     ackWaitMs: rt.config.STAGE_ACK_WAIT_MS,
     timeoutMs: rt.config.STAGE_TIMEOUT_MS,
+    shutdownGraceMs: rt.config.SHUTDOWN_GRACE_MS,
+    streamReplicas: rt.config.NATS_STREAM_REPLICAS,
   };
 }
 
@@ -149,8 +163,17 @@ export async function startStageWorker<K extends EventType>(
   const input = STAGE_INPUT[stage];
   await provisionStage(opts.nats, stage, opts);
   const logger = opts.logger.child({ stage });
+  const watchdog =
+    opts.watchdog === false
+      ? null
+      : await startStageWatchdog({
+          nats: opts.nats,
+          stage,
+          logger: opts.logger,
+          replicas: opts.streamReplicas,
+        });
 
-  return startConsumer<EventOf<K>>({
+  const worker = await startConsumer<EventOf<K>>({
     js: opts.nats.js,
     stream: REPORTS_STREAM,
     durable: input.durable,
@@ -158,6 +181,7 @@ export async function startStageWorker<K extends EventType>(
     maxDeliver: opts.maxDeliver,
     ackWaitMs: opts.ackWaitMs,
     timeoutMs: opts.timeoutMs,
+    shutdownGraceMs: opts.shutdownGraceMs,
     logger,
     decode(msg) {
       const event = parseEvent(msg.json());
@@ -172,6 +196,13 @@ export async function startStageWorker<K extends EventType>(
         target_id: event.target_id,
       });
       const startedAt = new Date();
+      trace.getActiveSpan()?.setAttributes({
+        stage,
+        'tenant.id': event.tenant_id,
+        'report.id': event.report_id,
+        'target.id': event.target_id,
+        'target.kind': event.target_kind,
+      });
       await publishEvent(
         opts.nats.js,
         newEvent('StageStarted', causedBy(event), { stage, attempt: delivery.deliveryCount }),
@@ -193,6 +224,18 @@ export async function startStageWorker<K extends EventType>(
       }
       const reason = result.outcome === 'done' ? null : result.reason;
       const usage = result.outcome === 'skipped' ? undefined : result.usage;
+      stageDuration.observe(
+        { stage, outcome: result.outcome },
+        (Date.now() - startedAt.getTime()) / 1000,
+      );
+      if (usage?.provider) {
+        recordProviderUsage({
+          provider: usage.provider,
+          model: usage.model ?? 'unknown',
+          units: usage.units,
+          cost_cents: usage.cost_cents,
+        });
+      }
       await recordRun(
         opts.pool,
         event,
@@ -222,6 +265,7 @@ export async function startStageWorker<K extends EventType>(
       return result;
     },
     async onGiveUp(event, reason, delivery) {
+      stageFailures.inc({ stage, source: 'handler' });
       await publishEvent(
         opts.nats.js,
         newEvent('StageFailed', causedBy(event), {
@@ -233,4 +277,11 @@ export async function startStageWorker<K extends EventType>(
       );
     },
   });
+  if (!watchdog) return worker;
+  return {
+    done: Promise.all([worker.done, watchdog.done]).then(() => undefined),
+    async stop(graceMs?: number) {
+      await Promise.all([worker.stop(graceMs), watchdog.stop(graceMs)]);
+    },
+  };
 }
