@@ -15,7 +15,7 @@ import {
 } from '@reports/test-support';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SERVICES = ['ingestion', 'annotation', 'embedding', 'gateway'] as const;
+export const SERVICES = ['ingestion', 'annotation', 'embedding', 'retrieval', 'admin', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface LogLine {
@@ -31,7 +31,8 @@ export interface RunningSystem {
   nats: TestNatsServer;
   logs: LogLine[];
   env: Record<string, string>;
-  start(name: ServiceName): Promise<void>;
+  /** Starts (or restarts) a service; `extraEnv` is added to its environment for this start. */
+  start(name: ServiceName, extraEnv?: Record<string, string>): Promise<void>;
   kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   isRunning(name: ServiceName): boolean;
   stop(): Promise<void>;
@@ -50,7 +51,12 @@ async function waitFor(
 }
 
 export async function startSystem(
-  opts: { objectStore?: 'local' | 's3'; env?: Record<string, string> } = {},
+  opts: {
+    objectStore?: 'local' | 's3';
+    env?: Record<string, string>;
+    /** Environment of one service only (e.g. its METRICS_PORT). */
+    serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  } = {},
 ): Promise<RunningSystem> {
   const db = await createTestDatabase();
   const nats = await startNatsServer();
@@ -68,6 +74,9 @@ export async function startSystem(
     STAGE_ACK_WAIT_MS: '3000',
     STAGE_MAX_DELIVER: '4',
     OBJECT_STORE_URL: `file://${objectsDir}`,
+    // No operations port unless a test asks for one: fixed default ports would
+    // collide between systems running side by side.
+    METRICS_PORT: '0',
     ...opts.env,
   };
   if (opts.objectStore === 's3') {
@@ -90,9 +99,9 @@ export async function startSystem(
     nats,
     logs,
     env,
-    async start(name) {
+    async start(name, extraEnv = {}) {
       const child = spawn(process.execPath, [path.join(ROOT, `services/${name}/dist/main.js`)], {
-        env,
+        env: { ...env, ...opts.serviceEnv?.[name], ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.set(name, child);
