@@ -89,7 +89,9 @@ describe('one upload in one trace', () => {
         : undefined;
     });
     const root = tree! as SpanNode;
-    console.log(`span tree of one upload (trace ${traceId}):\n${printTree(root).join('\n')}`);
+    process.stdout.write(
+      `span tree of one upload (trace ${traceId}):\n${printTree(root).join('\n')}\n`,
+    );
 
     expect(root.span.service).toBe('gateway');
     expect(root.span.kind).toBe(2); // SERVER

@@ -10,5 +10,29 @@ export {
 export type { UploadKindCheck } from './sniff.js';
 export { DocumentError, isDocumentError } from './errors.js';
 export type { DocumentErrorCode } from './errors.js';
-export type { ParsedDocument, ParseOptions, SectionDraft, TableDraft } from './parse/types.js';
+export type {
+  FigureDraft,
+  OcrFunction,
+  ParsedDocument,
+  ParseOptions,
+  SectionDraft,
+  TableDraft,
+} from './parse/types.js';
+export {
+  MAX_IMAGE_PIXELS,
+  MIN_FIGURE_PIXELS,
+  MIN_FIGURE_SIDE,
+  THUMBNAIL_SIZE,
+  figureImage,
+  isFigureSized,
+  makeThumbnail,
+  probeImage,
+} from './images/image.js';
+export type { FigureImage, ImageInfo, Thumbnail } from './images/image.js';
+export { GARBLED_SHARE, SCAN_MAX_CHARS, judgeTextLayer, markdownBlocks } from './parse/ocrText.js';
+export type { MarkdownBlock, TextLayerVerdict } from './parse/ocrText.js';
+export { resolveMhtmlReference } from './parse/mhtml.js';
+export type { MhtmlPart } from './parse/mhtml.js';
 export { bareExtract, parseDocument } from './parse/index.js';
+export { splitLegacyText } from './legacy/headingSplit.js';
+export type { LegacySection } from './legacy/headingSplit.js';

@@ -57,7 +57,9 @@ describe('document fixtures', () => {
     expect(listing).toEqual({
       ok: true,
       zip64: false,
-      entries: [{ name: 'hello.txt', compressedSize: 13, uncompressedSize: 13 }],
+      entries: [
+        { name: 'hello.txt', compressedSize: 13, uncompressedSize: 13, method: 0, localOffset: 0 },
+      ],
     });
     const data = zip.subarray(30 + 'hello.txt'.length, 30 + 'hello.txt'.length + 13);
     expect(data.toString()).toBe('hello, world\n');

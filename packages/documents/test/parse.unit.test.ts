@@ -11,22 +11,22 @@ import {
 } from '../../test-support/src/fixtures/index.js';
 import { rejectionOf } from './helpers.js';
 
-describe('parseDocument for kinds that are not parsed yet', () => {
-  it.each(['png', 'jpeg', 'webp'] as DocumentKind[])('%s needs OCR', async (kind) => {
-    const err = await rejectionOf(parseDocument(kind, Buffer.from([0x89, 0x50, 0x4e, 0x47])));
-    expect(err).toBeInstanceOf(DocumentError);
-    expect(isDocumentError(err)).toBe(true);
-    expect(err.code).toBe('needs_ocr');
-    expect(err.message).toBe('images need OCR, which is not available yet');
-  });
+describe('parseDocument, whatever the kind', () => {
+  it.each(['png', 'jpeg', 'webp'] as DocumentKind[])(
+    'a %s that is only a few header bytes is damaged',
+    async (kind) => {
+      const err = await rejectionOf(parseDocument(kind, Buffer.from([0x89, 0x50, 0x4e, 0x47])));
+      expect(err).toBeInstanceOf(DocumentError);
+      expect(isDocumentError(err)).toBe(true);
+      expect(err.code).toBe('corrupt');
+      expect(err.message).toBe(`the ${kind.toUpperCase()} image is damaged or cannot be read`);
+    },
+  );
 
-  it('mhtml is unsupported for now', async () => {
+  it('an MHTML file that is only a header line is damaged', async () => {
     const err = await rejectionOf(parseDocument('mhtml', Buffer.from('MIME-Version: 1.0\r\n')));
-    expect(err).toMatchObject({
-      name: 'DocumentError',
-      code: 'unsupported',
-      message: 'MHTML parsing is not available yet',
-    });
+    expect(err).toMatchObject({ name: 'DocumentError', code: 'corrupt' });
+    expect(err.message).toMatch(/^the MHTML file is damaged/);
   });
 
   it('an already aborted signal stops any parse with a timeout error', async () => {
@@ -57,7 +57,7 @@ describe('bareExtract (benchmark baseline)', () => {
     const docx = await bareExtract('docx', await buildDocx(spec));
     const html = await bareExtract('html', buildHtml(spec));
     for (const chars of [pdf, docx, html]) expect(chars).toBeGreaterThan(textLength * 0.9);
-    expect((await rejectionOf(bareExtract('png', Buffer.alloc(8)))).code).toBe('needs_ocr');
+    expect((await rejectionOf(bareExtract('png', Buffer.alloc(8)))).code).toBe('unsupported');
   });
 });
 

@@ -161,7 +161,7 @@ describe('PDF parsing: failures', () => {
     const err = await rejectionOf(parseDocument('pdf', await buildScannedPdf()));
     expect(err.code).toBe('needs_ocr');
     expect(err.message).toBe(
-      'the PDF has no text layer; OCR of scanned pages is not available yet',
+      'the PDF has no usable text layer and no OCR engine is configured to read its pages',
     );
   });
 

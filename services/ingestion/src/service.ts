@@ -6,6 +6,7 @@ import {
 } from '@reports/platform';
 import { scanStage } from './scan/scanStage.js';
 import { parseStage } from './parse/parseStage.js';
+import { ocrEngineFor } from './parse/ocrEngine.js';
 import { finalizeStage } from './finalize/finalizeStage.js';
 import { startProjector } from './projection/projector.js';
 
@@ -24,7 +25,11 @@ export async function startIngestion(
       maxDeliver: config.STAGE_MAX_DELIVER,
     }),
     await startStageWorker(scanStage({ pool, objectStore }), worker),
-    await startStageWorker(parseStage({ pool, objectStore }), worker),
+    await startStageWorker(parseStage({ pool, objectStore, ocr: ocrEngineFor(config) }), {
+      ...worker,
+      // Reading a long scan is slow; the spec gives OCR 900000 ms, so parse gets at least that.
+      timeoutMs: Math.max(worker.timeoutMs, config.OCR_TIMEOUT_MS),
+    }),
     await startStageWorker(finalizeStage({ pool }), worker),
   ];
   return async () => {

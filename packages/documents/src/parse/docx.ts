@@ -2,12 +2,18 @@ import mammoth from 'mammoth';
 import { DocumentError, throwIfAborted } from '../errors.js';
 import { DOCX_TITLE_CLASS, parseHtmlString } from './html.js';
 import type { ParsedDocument, ParseOptions } from './types.js';
-import { listZipEntries } from './zip.js';
+import { isSafeEntryName, listZipEntries, readZipEntry } from './zip.js';
 
 const NOT_A_DOCX = 'the DOCX file is damaged or is not a Word document';
 
-/** A DOCX may expand to at most this much (it is unpacked in memory). */
-export const MAX_DOCX_EXPANDED_BYTES = 512 * 1024 * 1024;
+/**
+ * A DOCX may expand to at most this much (it is unpacked in memory). Text compresses about ten
+ * to one and images not at all, so a 50 MB upload stays far below it.
+ */
+export const MAX_DOCX_EXPANDED_BYTES = 256 * 1024 * 1024;
+
+/** Word's XML never declares a DTD; one that does is an entity-expansion ("billion laughs") bomb. */
+const DTD = /<!(DOCTYPE|ENTITY)/i;
 
 const STYLE_MAP = [
   // Word's Title style names the document; it is not a section (see splitOnHeadings).
@@ -34,6 +40,12 @@ function checkContainer(bytes: Buffer): void {
     throw new DocumentError('corrupt', NOT_A_DOCX, {
       cause: new Error('no word/document.xml in the archive'),
     });
+  const unsafe = listing.entries.find((e) => !isSafeEntryName(e.name));
+  if (unsafe)
+    throw new DocumentError(
+      'corrupt',
+      `the DOCX file is not a safe archive: it holds an entry named ${JSON.stringify(unsafe.name.slice(0, 100))}`,
+    );
   const expanded = listing.entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
   if (expanded > MAX_DOCX_EXPANDED_BYTES) {
     throw new DocumentError(
@@ -41,20 +53,48 @@ function checkContainer(bytes: Buffer): void {
       `the DOCX file expands to ${Math.round(expanded / 1048576)} MB, more than the ${MAX_DOCX_EXPANDED_BYTES / 1048576} MB allowed`,
     );
   }
+  // The sizes above are what the archive claims. Each entry is inflated once here with its claim
+  // as the limit, so one that lies (a zip bomb) is caught before the library unpacks it blindly.
+  for (const entry of listing.entries) {
+    if (entry.name.endsWith('/')) continue;
+    const read = readZipEntry(bytes, entry);
+    if (!read.ok)
+      throw new DocumentError('corrupt', `${NOT_A_DOCX}: ${read.reason}`, {
+        cause: new Error(read.reason),
+      });
+    if (/\.(xml|rels)$/i.test(entry.name) && DTD.test(read.data.toString('latin1'))) {
+      throw new DocumentError(
+        'corrupt',
+        `the DOCX file is not a safe document: ${entry.name} declares XML entities, which Word never writes`,
+      );
+    }
+  }
 }
 
-async function convert(bytes: Buffer): Promise<string> {
+/** Prefix of the `cid:` references our convertImage hands mammoth; resolved from `media`. */
+const MEDIA_REF = 'cid:docx-media-';
+
+async function convert(bytes: Buffer): Promise<{ html: string; media: Map<string, Buffer> }> {
+  const media = new Map<string, Buffer>();
   try {
     const result = await mammoth.convertToHtml(
       { buffer: bytes },
       {
         styleMap: STYLE_MAP,
+        // Linked (external) images are never read: not from disk, not from the network.
         externalFileAccess: false,
-        // Figures arrive in a later issue: keep only the alt text mammoth adds.
-        convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+        convertImage: mammoth.images.imgElement(async (image) => {
+          try {
+            const ref = `${MEDIA_REF}${media.size}`;
+            media.set(ref, await image.readAsBuffer());
+            return { src: ref };
+          } catch {
+            return { src: '' }; // a linked image, or one that cannot be read: alt text only
+          }
+        }),
       },
     );
-    return result.value;
+    return { html: result.value, media };
   } catch (err) {
     throw new DocumentError('corrupt', NOT_A_DOCX, { cause: err });
   }
@@ -63,9 +103,13 @@ async function convert(bytes: Buffer): Promise<string> {
 export async function parseDocx(bytes: Buffer, opts: ParseOptions = {}): Promise<ParsedDocument> {
   throwIfAborted(opts.signal);
   checkContainer(bytes);
-  const html = await convert(bytes);
+  const { html, media } = await convert(bytes);
   throwIfAborted(opts.signal);
-  return parseHtmlString('docx', html, { ...opts, docxTitles: true });
+  return parseHtmlString('docx', html, {
+    ...opts,
+    docxTitles: true,
+    resolveImage: (src) => media.get(src) ?? null,
+  });
 }
 
 /** Benchmark baseline: mammoth.convertToHtml alone; returns the length of the HTML it produced. */

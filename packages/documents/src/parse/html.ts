@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { throwIfAborted } from '../errors.js';
+import { figureImage } from '../images/image.js';
 import type { DocumentKind } from '../kinds.js';
 import { decodeHtmlBytes } from './charset.js';
+import { decodeDataUri } from './dataUri.js';
 import { assembleDocument } from './sections.js';
-import type { RawSection, RawTable } from './sections.js';
+import type { RawFigure, RawSection, RawTable } from './sections.js';
 import { escapeMarkdown, normalizeSpace, padRows, rowsToMarkdown } from './text.js';
 import type { ParsedDocument, ParseOptions } from './types.js';
 
@@ -107,7 +110,9 @@ function sanitizeOptions(docxTitles: boolean): sanitizeHtml.IOptions {
     allowedTags: ALLOWED_TAGS,
     allowedAttributes: {
       a: ['href', 'title'],
-      img: ['alt'],
+      // src is kept only so the image can be resolved to bytes already in hand (data: URIs,
+      // MHTML parts, DOCX media); nothing is ever fetched, and it never reaches the markdown.
+      img: ['alt', 'src'],
       th: ['colspan', 'rowspan'],
       td: ['colspan', 'rowspan'],
       ol: ['start'],
@@ -115,7 +120,8 @@ function sanitizeOptions(docxTitles: boolean): sanitizeHtml.IOptions {
     },
     allowedClasses: docxTitles ? { h1: [DOCX_TITLE_CLASS] } : {},
     allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-    allowedSchemesAppliedToAttributes: ['href'],
+    allowedSchemesByTag: { img: ['data', 'cid', 'http', 'https'] },
+    allowedSchemesAppliedToAttributes: ['href', 'src'],
     allowProtocolRelative: false,
     nonTextTags: DROPPED_WITH_CONTENT,
     disallowedTagsMode: 'discard',
@@ -404,8 +410,27 @@ function dataTables(node: AnyNode): RawTable[] {
   return out;
 }
 
+/** An `<img>` met while splitting: its src (to resolve) and alt text. */
+export interface ImageRef {
+  src: string;
+  alt: string | null;
+}
+
 interface Draft extends RawSection {
   html: string[];
+  images: ImageRef[];
+}
+
+/** The `<img>` elements in `node` (itself included), in document order. */
+function imagesIn(node: AnyNode): ImageRef[] {
+  if (!DomUtils.isTag(node)) return [];
+  const imgs =
+    node.name === 'img' ? [node] : DomUtils.findAll((e) => e.name === 'img', node.children);
+  return imgs.flatMap((img) => {
+    const src = (img.attribs.src ?? '').trim();
+    if (src === '') return [];
+    return [{ src, alt: normalizeSpace(img.attribs.alt ?? '') || null }];
+  });
 }
 
 export interface HtmlSplit {
@@ -427,6 +452,7 @@ export function splitOnHeadings(cleanHtml: string, opts: { docxTitles?: boolean 
     page_end: null,
     tables: [],
     html: [],
+    images: [],
   });
   const sections: Draft[] = [newDraft(null, 0)];
   let current = sections[0] as Draft;
@@ -464,6 +490,7 @@ export function splitOnHeadings(cleanHtml: string, opts: { docxTitles?: boolean 
           continue;
         }
         current.tables.push(...dataTables(node));
+        current.images.push(...imagesIn(node));
         current.html.push(serialize(node));
         if (normalizeSpace(visibleText(node)) !== '') started = true;
       } else if (DomUtils.isText(node)) {
@@ -477,39 +504,69 @@ export function splitOnHeadings(cleanHtml: string, opts: { docxTitles?: boolean 
   return { declaredTitle, firstH1, sections };
 }
 
-function toParsed(kind: DocumentKind, split: HtmlSplit): ParsedDocument {
-  for (const section of split.sections) section.markdown = htmlToMarkdown(section.html.join(''));
-  const title = split.declaredTitle ?? split.firstH1;
-  return assembleDocument(
-    kind,
-    title,
-    null,
-    split.sections.map(({ name, level, markdown, page_start, page_end, tables }) => ({
-      name,
-      level,
-      markdown,
-      page_start,
-      page_end,
-      tables,
-    })),
-  );
+/**
+ * Turns an `<img src>` into image bytes the caller already has, or null. Never fetches: plain
+ * HTML resolves `data:` URIs only; MHTML adds its MIME parts, DOCX its media.
+ */
+export type ImageResolver = (src: string) => Buffer | null;
+
+/** The default resolver: `data:` URIs only. */
+export const dataUriResolver: ImageResolver = (src) => decodeDataUri(src)?.bytes ?? null;
+
+/** Images resolved to figures; an image seen twice (same bytes) is one figure. */
+async function resolveFigures(
+  images: ImageRef[],
+  resolve: ImageResolver,
+  seen: Set<string>,
+  signal: AbortSignal | undefined,
+): Promise<RawFigure[]> {
+  const out: RawFigure[] = [];
+  for (const ref of images) {
+    throwIfAborted(signal);
+    const bytes = resolve(ref.src);
+    if (!bytes) continue;
+    const key = createHash('sha256').update(bytes).digest('hex');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const image = await figureImage(bytes);
+    if (!image) continue;
+    out.push({ ...image, page_number: null, alt: ref.alt, ocr_text: null });
+  }
+  return out;
 }
 
-/** Already-decoded HTML (from a file or from mammoth) to a parsed document. */
-export function parseHtmlString(
+async function toParsed(
+  kind: DocumentKind,
+  split: HtmlSplit,
+  resolve: ImageResolver,
+  signal: AbortSignal | undefined,
+): Promise<ParsedDocument> {
+  for (const section of split.sections) section.markdown = htmlToMarkdown(section.html.join(''));
+  const title = split.declaredTitle ?? split.firstH1;
+  const seen = new Set<string>();
+  const raws: RawSection[] = [];
+  for (const { name, level, markdown, page_start, page_end, tables, images } of split.sections) {
+    const figures = await resolveFigures(images, resolve, seen, signal);
+    raws.push({ name, level, markdown, page_start, page_end, tables, figures });
+  }
+  return assembleDocument(kind, title, null, raws);
+}
+
+/** Already-decoded HTML (from a file, an MHTML part or mammoth) to a parsed document. */
+export async function parseHtmlString(
   kind: DocumentKind,
   html: string,
-  opts: ParseOptions & { docxTitles?: boolean } = {},
-): ParsedDocument {
+  opts: ParseOptions & { docxTitles?: boolean; resolveImage?: ImageResolver } = {},
+): Promise<ParsedDocument> {
   throwIfAborted(opts.signal);
   const clean = sanitizeHtmlString(html, { docxTitles: opts.docxTitles ?? false });
   throwIfAborted(opts.signal);
   const split = splitOnHeadings(clean, { docxTitles: opts.docxTitles ?? false });
   throwIfAborted(opts.signal);
-  return toParsed(kind, split);
+  return toParsed(kind, split, opts.resolveImage ?? dataUriResolver, opts.signal);
 }
 
-export function parseHtml(bytes: Buffer, opts: ParseOptions = {}): ParsedDocument {
+export function parseHtml(bytes: Buffer, opts: ParseOptions = {}): Promise<ParsedDocument> {
   const { text } = decodeHtmlBytes(bytes);
   return parseHtmlString('html', text, opts);
 }

@@ -2,17 +2,12 @@ import { DocumentError, throwIfAborted } from '../errors.js';
 import type { DocumentKind } from '../kinds.js';
 import type { ParsedDocument, ParseOptions } from './types.js';
 
-function notYet(kind: DocumentKind): DocumentError {
-  if (kind === 'png' || kind === 'jpeg' || kind === 'webp') {
-    return new DocumentError('needs_ocr', 'images need OCR, which is not available yet');
-  }
-  if (kind === 'mhtml')
-    return new DocumentError('unsupported', 'MHTML parsing is not available yet');
+function unsupported(kind: never): DocumentError {
   return new DocumentError('unsupported', `${String(kind)} documents are not supported`);
 }
 
 /**
- * Parses a document into sections and tables. Fails with DocumentError (see its `code`);
+ * Parses a document into sections, tables and figures. Fails with DocumentError (see its `code`);
  * any other exception is a bug. The parsers are loaded on first use, so importing this package
  * (e.g. for sniffing) stays cheap. Nothing the document references is ever fetched.
  */
@@ -29,8 +24,14 @@ export async function parseDocument(
       return (await import('./docx.js')).parseDocx(bytes, opts);
     case 'html':
       return (await import('./html.js')).parseHtml(bytes, opts);
+    case 'mhtml':
+      return (await import('./mhtml.js')).parseMhtml(bytes, opts);
+    case 'png':
+    case 'jpeg':
+    case 'webp':
+      return (await import('./image.js')).parseImage(kind, bytes, opts);
     default:
-      throw notYet(kind);
+      throw unsupported(kind);
   }
 }
 
@@ -48,6 +49,6 @@ export async function bareExtract(kind: DocumentKind, bytes: Buffer): Promise<nu
     case 'html':
       return (await import('./html.js')).bareExtractHtml(bytes);
     default:
-      throw notYet(kind);
+      throw new DocumentError('unsupported', `no bare extraction baseline for ${kind}`);
   }
 }

@@ -1,9 +1,12 @@
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { DocumentError, throwIfAborted } from '../errors.js';
+import { MAX_IMAGE_PIXELS, isFigureSized, rawToPng } from '../images/image.js';
+import { judgeTextLayer, markdownBlocks } from './ocrText.js';
 import { assembleDocument } from './sections.js';
-import type { RawSection, RawTable } from './sections.js';
+import type { RawFigure, RawSection, RawTable } from './sections.js';
 import { escapeMarkdown, normalizeSpace, padRows, rowsToMarkdown } from './text.js';
 import type { ParsedDocument, ParseOptions } from './types.js';
 
@@ -44,6 +47,10 @@ function openPdf(pdfjs: Pdfjs, assets: string, bytes: Buffer): LoadingTask {
     disableAutoFetch: true,
     disableStream: true,
     stopAtErrors: false,
+    // Images above this many pixels are not decoded (a pixel bomb inside a PDF).
+    maxImageSize: MAX_IMAGE_PIXELS,
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
     // Local files only (read with fs): CMaps for CJK fonts, metrics for the 14 standard fonts.
     cMapUrl: join(assets, 'cmaps') + '/',
@@ -607,6 +614,7 @@ function linesToSections(
   lines: Line[],
   headingMarks: HeadingMark[],
   bodySize: number,
+  figuresAt: Map<number, RawFigure[]> = new Map(),
 ): RawSection[] {
   const headingAt = new Map<number, HeadingMark[]>();
   const headingLine = new Set<number>();
@@ -631,6 +639,7 @@ function linesToSections(
     page_start: null,
     page_end: null,
     tables: [],
+    figures: [],
   };
   let para: { text: string; pageStart: number; pageEnd: number; last: Line } | null = null;
 
@@ -658,6 +667,8 @@ function linesToSections(
   };
 
   for (let i = 0; i <= lines.length; i++) {
+    // A figure drawn above line i belongs to the section open before any heading on line i.
+    current.figures?.push(...(figuresAt.get(i) ?? []));
     for (const mark of headingAt.get(i) ?? []) {
       closeSection();
       current = {
@@ -667,6 +678,7 @@ function linesToSections(
         page_start: mark.page,
         page_end: mark.page,
         tables: [],
+        figures: [],
       };
     }
     if (i === lines.length) break;
@@ -714,27 +726,97 @@ function linesToSections(
   return sections;
 }
 
+/** A figure drawn on a page, with the height of its top edge (PDF units, larger = higher). */
+export interface PlacedFigure {
+  top: number;
+  figure: RawFigure;
+}
+
 /** The text items of one page (pdf.js getTextContent items) and the page height. */
 export interface PageText {
   items: RawTextItem[];
   height: number;
+  /** Set when the page was OCR'd: its markdown replaces the items. */
+  ocrMarkdown?: string;
+  /** Figures drawn on the page. */
+  figures?: PlacedFigure[];
 }
 
 /**
- * Layout analysis, pure: lines per page, running headers/footers dropped, headings from the
- * outline targets when any resolved (else from font sizes), then paragraphs and tables.
+ * Lines for an OCR'd page from its markdown, laid out top to bottom as a text layer would be:
+ * headings larger than the body (so the font-size rule finds them), table rows as aligned
+ * segments (so the column rule finds them), one line per paragraph.
+ */
+function ocrLines(page: number, markdown: string, height: number, bodySize: number): Line[] {
+  const lines: Line[] = [];
+  let y = height - 40;
+  const push = (text: string, size: number, segments: Segment[]): void => {
+    y -= size * 1.2;
+    const last = segments[segments.length - 1];
+    lines.push({ page, y, x: segments[0]?.x ?? 40, end: last?.end ?? 40, size, text, segments });
+  };
+  for (const block of markdownBlocks(markdown)) {
+    if (block.kind === 'heading') {
+      const size = round(bodySize * (block.level === 1 ? 1.8 : block.level === 2 ? 1.5 : 1.3));
+      y -= bodySize;
+      push(block.text, size, [{ x: 40, end: 40 + block.text.length * size * 0.5, text: block.text }]);
+    } else if (block.kind === 'table') {
+      const width = Math.max(...block.rows.map((r) => r.length));
+      const colWidth = Math.max(60, ...block.rows.flat().map((c) => c.length * bodySize * 0.6 + 40));
+      for (const row of block.rows) {
+        const segments: Segment[] = [];
+        for (let c = 0; c < width; c++) {
+          const text = normalizeSpace(row[c] ?? '');
+          // An empty cell still holds its column (a placeholder the column rule can align).
+          const x = 40 + c * colWidth;
+          segments.push({ x, end: x + Math.max(1, text.length) * bodySize * 0.5, text: text || '-' });
+        }
+        push(segments.map((sg) => sg.text).join(' '), bodySize, segments);
+      }
+      y -= bodySize * 2;
+    } else {
+      const text = normalizeSpace(block.text);
+      push(text, bodySize, [{ x: 40, end: 40 + Math.min(text.length, 95) * bodySize * 0.5, text }]);
+      y -= bodySize * 2;
+    }
+  }
+  return lines;
+}
+
+/** Where a figure goes in the line list: before the first line below its top on its page. */
+function figureIndex(lines: Line[], page: number, top: number): number {
+  const i = lines.findIndex((l) => l.page > page || (l.page === page && l.y < top));
+  return i < 0 ? lines.length : i;
+}
+
+/**
+ * Layout analysis, pure: lines per page (from the text layer, or from OCR markdown), running
+ * headers/footers dropped, headings from the outline targets when any resolved (else from font
+ * sizes), then paragraphs, tables and figures in their sections.
  */
 export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): RawSection[] {
-  const perPage = pages.map((p, i) => pageLines(i + 1, p.items));
+  const textPages = pages.map((p, i) => (p.ocrMarkdown === undefined ? pageLines(i + 1, p.items) : []));
+  const textBody = bodySizeOf(textPages.flat());
+  const perPage = pages.map((p, i) =>
+    p.ocrMarkdown === undefined ? (textPages[i] ?? []) : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
+  );
   const lines = removeRunningLines(
     perPage,
     pages.map((p) => p.height),
   ).flat();
   const bodySize = bodySizeOf(lines);
+  const figuresAt = new Map<number, RawFigure[]>();
+  pages.forEach((p, i) => {
+    for (const placed of p.figures ?? []) {
+      const at = figureIndex(lines, i + 1, placed.top);
+      figuresAt.set(at, [...(figuresAt.get(at) ?? []), placed.figure]);
+    }
+  });
   return linesToSections(
     lines,
     outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize),
     bodySize,
+    figuresAt,
   );
 }
 
@@ -760,7 +842,119 @@ async function destroyQuietly(task: LoadingTask): Promise<void> {
   }
 }
 
-async function pageText(doc: PdfDocument, n: number): Promise<PageText> {
+/** pdf.js ImageKind: how the pixels of a decoded image are laid out. */
+const IMAGE_KIND = { GRAYSCALE_1BPP: 1, RGB_24BPP: 2, RGBA_32BPP: 3 } as const;
+
+interface DecodedImage {
+  width?: unknown;
+  height?: unknown;
+  kind?: unknown;
+  data?: unknown;
+}
+
+/** A decoded pdf.js image as PNG bytes, or null when its layout is not one we know. */
+async function decodedToPng(img: DecodedImage): Promise<Buffer | null> {
+  const { width, height, kind, data } = img;
+  if (typeof width !== 'number' || typeof height !== 'number' || !(data instanceof Uint8Array || data instanceof Uint8ClampedArray))
+    return null;
+  if (kind === IMAGE_KIND.RGB_24BPP) return rawToPng(data, width, height, 3);
+  if (kind === IMAGE_KIND.RGBA_32BPP) return rawToPng(data, width, height, 4);
+  if (kind === IMAGE_KIND.GRAYSCALE_1BPP) {
+    // One bit per pixel, rows padded to whole bytes, 1 = white.
+    const rowBytes = (width + 7) >> 3;
+    const gray = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+    return rawToPng(gray, width, height, 1);
+  }
+  return null;
+}
+
+function objectOf(page: PdfPage, id: string): Promise<DecodedImage | null> {
+  const objs = id.startsWith('g_') ? page.commonObjs : page.objs;
+  return new Promise((resolve) => {
+    try {
+      objs.get(id, (value: unknown) => resolve((value as DecodedImage | null) ?? null));
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+function multiply(m: Matrix, n: Matrix): Matrix {
+  return [
+    m[0] * n[0] + m[2] * n[1],
+    m[1] * n[0] + m[3] * n[1],
+    m[0] * n[2] + m[2] * n[3],
+    m[1] * n[2] + m[3] * n[3],
+    m[0] * n[4] + m[2] * n[5] + m[4],
+    m[1] * n[4] + m[3] * n[5] + m[5],
+  ];
+}
+
+/**
+ * The figure-sized images a page draws (pdf.js decodes them; we keep them as PNG), each with the
+ * top of the box it is drawn in. An image drawn twice in the document is one figure (`seen`).
+ */
+async function pageFigures(
+  pdfjs: Pdfjs,
+  page: PdfPage,
+  pageNumber: number,
+  seen: Set<string>,
+): Promise<{ figures: PlacedFigure[]; drawsImage: boolean }> {
+  const OPS = pdfjs.OPS;
+  const list = await page.getOperatorList();
+  const figures: PlacedFigure[] = [];
+  let drawsImage = false;
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const stack: Matrix[] = [];
+  for (let i = 0; i < list.fnArray.length; i++) {
+    const fn = list.fnArray[i];
+    const args = list.argsArray[i] as unknown[] | null;
+    if (fn === OPS.save) stack.push(ctm);
+    else if (fn === OPS.restore) ctm = stack.pop() ?? ctm;
+    else if (fn === OPS.transform && Array.isArray(args) && args.length === 6)
+      ctm = multiply(ctm, args as Matrix);
+    else if (fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject) {
+      drawsImage = true;
+      const first = args?.[0];
+      const img =
+        typeof first === 'string' ? await objectOf(page, first) : ((first as DecodedImage | undefined) ?? null);
+      if (!img || typeof img.width !== 'number' || typeof img.height !== 'number') continue;
+      if (!isFigureSized(img.width, img.height)) continue;
+      const png = await decodedToPng(img).catch(() => null);
+      if (!png) continue;
+      const key = createHash('sha256').update(png).digest('hex');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // The image fills the unit square under the CTM; its top edge is the larger y.
+      const top = Math.max(ctm[5], ctm[5] + ctm[3], ctm[5] + ctm[1], ctm[5] + ctm[1] + ctm[3]);
+      figures.push({
+        top,
+        figure: {
+          bytes: png,
+          mime_type: 'image/png',
+          width: img.width,
+          height: img.height,
+          page_number: pageNumber,
+          alt: null,
+          ocr_text: null,
+        },
+      });
+    }
+  }
+  return { figures, drawsImage };
+}
+
+async function pageText(
+  pdfjs: Pdfjs,
+  doc: PdfDocument,
+  n: number,
+  images: { wanted: boolean; seen: Set<string> },
+): Promise<PageText & { drawsImage: boolean }> {
   let page: PdfPage;
   try {
     page = await doc.getPage(n);
@@ -777,7 +971,21 @@ async function pageText(doc: PdfDocument, n: number): Promise<PageText> {
       disableNormalization: false,
     });
     const [, y0 = 0, , y1 = 842] = page.view;
-    return { items: content.items as RawTextItem[], height: Math.abs(y1 - y0) };
+    let figures: PlacedFigure[] = [];
+    let drawsImage = false;
+    if (images.wanted) {
+      try {
+        ({ figures, drawsImage } = await pageFigures(pdfjs, page, n, images.seen));
+      } catch {
+        // A page whose drawing cannot be read still has its text; it just yields no figures.
+      }
+    }
+    return {
+      items: content.items as RawTextItem[],
+      height: Math.abs(y1 - y0),
+      figures,
+      drawsImage,
+    };
   } catch (err) {
     throw new DocumentError(
       'corrupt',
@@ -787,6 +995,19 @@ async function pageText(doc: PdfDocument, n: number): Promise<PageText> {
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * Image XObjects are stream dictionaries, never inside object streams, so `/Subtype /Image` shows
+ * in the raw file; without one, the operator lists (a second pass over every page) are skipped.
+ * Inline images hide inside compressed content streams, and are small by nature: not looked for.
+ */
+function mayHaveImages(bytes: Buffer): boolean {
+  return /\/Subtype\s*\/Image\b/.test(bytes.toString('latin1'));
+}
+
+function itemsText(items: RawTextItem[]): string {
+  return items.map((i) => (typeof i.str === 'string' ? i.str : '')).join(' ');
 }
 
 export async function parsePdf(bytes: Buffer, opts: ParseOptions = {}): Promise<ParsedDocument> {
@@ -817,24 +1038,44 @@ export async function parsePdf(bytes: Buffer, opts: ParseOptions = {}): Promise<
     } catch (err) {
       if (err instanceof DocumentError) throw err;
     }
-    const pages: PageText[] = [];
+    const images = { wanted: mayHaveImages(bytes), seen: new Set<string>() };
+    const pages: (PageText & { drawsImage: boolean })[] = [];
     for (let n = 1; n <= pageCount; n++) {
       throwIfAborted(signal);
-      pages.push(await abortable(pageText(doc, n), signal));
+      pages.push(await abortable(pageText(pdfjs, doc, n, images), signal));
     }
-    if (
-      pages.every((p) =>
-        p.items.every((item) => typeof item.str !== 'string' || item.str.trim() === ''),
-      )
-    ) {
+    const needOcr = pages.flatMap((p, i) =>
+      judgeTextLayer(itemsText(p.items), p.drawsImage).usable ? [] : [i],
+    );
+    const ocrPages: number[] = [];
+    if (needOcr.length > 0 && opts.ocr) {
+      const result = await abortable(opts.ocr({ kind: 'pdf', bytes, pages: needOcr, signal }), signal);
+      for (const read of result.pages) {
+        const page = pages[read.index];
+        if (!page || !needOcr.includes(read.index)) continue;
+        page.ocrMarkdown = read.markdown;
+        page.items = [];
+        ocrPages.push(read.index + 1);
+      }
+    } else if (needOcr.length === pageCount && pages.every((p) => (p.figures ?? []).length === 0)) {
       throw new DocumentError(
         'needs_ocr',
-        'the PDF has no text layer; OCR of scanned pages is not available yet',
+        'the PDF has no usable text layer and no OCR engine is configured to read its pages',
       );
     }
     const targets = await abortable(outlineTargets(doc), signal);
     throwIfAborted(signal);
-    return assembleDocument('pdf', title, pageCount, analysePages(pages, targets));
+    const parsed = assembleDocument(
+      'pdf',
+      title,
+      pageCount,
+      analysePages(pages, targets),
+      ocrPages.sort((a, b) => a - b),
+    );
+    if (parsed.sections.length === 0 && parsed.figures.length === 0) {
+      throw new DocumentError('needs_ocr', 'no text or images could be read from the PDF');
+    }
+    return parsed;
   } finally {
     await destroyQuietly(task);
   }

@@ -1,6 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import type { DocumentKind } from '../kinds.js';
-import type { ParsedDocument, SectionDraft, TableDraft } from './types.js';
+import type { FigureDraft, ParsedDocument, SectionDraft, TableDraft } from './types.js';
 
 /** A table found while splitting, before orders are known. */
 export interface RawTable {
@@ -8,6 +8,9 @@ export interface RawTable {
   markdown: string;
   page_number: number | null;
 }
+
+/** A figure found while splitting, before orders are known. */
+export type RawFigure = Omit<FigureDraft, 'section_order' | 'order'>;
 
 /** A section found while splitting; `name === null` marks the content before the first heading. */
 export interface RawSection {
@@ -17,6 +20,8 @@ export interface RawSection {
   page_start: number | null;
   page_end: number | null;
   tables: RawTable[];
+  /** Figures in the section, in document order (absent: none). */
+  figures?: RawFigure[];
 }
 
 const LIGATURES: Record<string, string> = {
@@ -76,13 +81,17 @@ export function assembleDocument(
   title: string | null,
   pageCount: number | null,
   raws: RawSection[],
+  ocrPages: number[] = [],
 ): ParsedDocument {
   const slugs = new SlugMaker();
   const sections: SectionDraft[] = [];
   const tables: TableDraft[] = [];
+  const figures: FigureDraft[] = [];
   for (const raw of raws) {
     const markdown = raw.markdown.trim();
-    if (raw.name === null && markdown === '' && raw.tables.length === 0) continue;
+    const rawFigures = raw.figures ?? [];
+    if (raw.name === null && markdown === '' && raw.tables.length === 0 && rawFigures.length === 0)
+      continue;
     const name = raw.name ?? (title || INTRODUCTION);
     const order = sections.length;
     sections.push({
@@ -103,6 +112,17 @@ export function assembleDocument(
         rows: table.rows,
       });
     }
+    for (const figure of rawFigures) {
+      figures.push({ ...figure, section_order: order, order: figures.length });
+    }
   }
-  return { kind, title, page_count: pageCount, sections, tables };
+  return {
+    kind,
+    title,
+    page_count: pageCount,
+    sections,
+    tables,
+    figures,
+    ocr_pages: ocrPages,
+  };
 }
