@@ -5,3 +5,7 @@ export * from './errors.js';
 export * from './rest.js';
 export * from './figures.js';
 export * from './attachments.js';
+export * from './rpc.js';
+export * from './reports.js';
+export * from './legacy.js';
+export * from './admin.js';

@@ -48,7 +48,13 @@ describe('the v1 heading split of clean text', () => {
   it('strips closing hashes, needs a space after the hashes, and skips empty headings', () => {
     expect(splitLegacyText('## Roof ##\nx').map((s) => s.name)).toEqual(['Roof']);
     expect(splitLegacyText('#hashtag\n#\ntext')).toEqual([
-      { name: 'Introduction', slug: 'introduction', level: 0, order: 0, markdown: '#hashtag\n#\ntext' },
+      {
+        name: 'Introduction',
+        slug: 'introduction',
+        level: 0,
+        order: 0,
+        markdown: '#hashtag\n#\ntext',
+      },
     ]);
   });
 

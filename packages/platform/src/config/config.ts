@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSecretsKey } from '../secrets/secretBox.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
@@ -115,6 +116,21 @@ export const ConfigSchema = z.object({
    * process exits with code 1. Keep it under Kubernetes' terminationGracePeriodSeconds.
    */
   SHUTDOWN_TIMEOUT_MS: int(1000, 600_000).default(25_000),
+  /**
+   * Key that encrypts provider API keys at rest (AES-256-GCM): 32 bytes as 64 hex
+   * digits or base64. Unset: overrides without a key still work, storing a key answers 503.
+   */
+  SECRETS_KEY: optionalString.refine(
+    (v) => v === undefined || parseSecretsKey(v) !== null,
+    'must be 32 bytes as 64 hex digits or base64',
+  ),
+  /**
+   * Redis for the rate-limit counters, shared by every gateway replica
+   * (`redis://host:port/db`). Unset: each gateway process counts on its own.
+   */
+  RATE_LIMIT_REDIS_URL: optionalString,
+  /** How long the legacy synchronous `POST /reports` waits for the report to be ready. */
+  REPORTS_SYNC_TIMEOUT_MS: int(1000, 900_000).default(120_000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
