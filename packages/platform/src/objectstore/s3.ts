@@ -223,6 +223,19 @@ export class S3ObjectStore implements ObjectStore {
     return keys.sort(compareObjectKeys);
   }
 
+  /**
+   * A presigned GET URL for `key`, valid for `ttlSeconds` (1 s up to S3's 7 days). No request is
+   * made. S3 only: the local backend has no URL of its own, so the gateway signs links to itself
+   * for it instead (docs/adr/018).
+   */
+  async presignedGetUrl(key: string, ttlSeconds: number): Promise<string> {
+    validateObjectKey(key);
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > 604_800) {
+      throw new RangeError(`presigned URL lifetime must be 1 to 604800 seconds, got ${ttlSeconds}`);
+    }
+    return this.client.presignedGetObject(this.bucket, key, ttlSeconds);
+  }
+
   /** UploadPart; minio 8 has no public method for it, so this mirrors what its own uploader sends. */
   private async uploadPart(
     key: string,
