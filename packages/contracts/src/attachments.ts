@@ -47,12 +47,13 @@ export type PartnerAttachmentStatus = z.infer<typeof PartnerAttachmentStatus>;
 
 // `|` separates the canonical string's parts; refusing it inside a part makes the
 // string unambiguous, so one signature can never stand for a differently split request.
+// Values are signed exactly as sent, so they are not trimmed here either.
 const canonicalPart = (max: number) =>
   z
     .string()
-    .trim()
     .min(1)
     .max(max)
+    .refine((v) => v.trim() !== '', 'must not be blank')
     .refine((v) => !v.includes('|'), 'must not contain "|"');
 
 /** Text fields of `POST /reports/{id}/attachments/system` (multipart, beside `file`). */

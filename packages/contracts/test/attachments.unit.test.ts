@@ -30,10 +30,10 @@ describe('the partner canonical strings', () => {
 });
 
 describe('PartnerAttachmentFields', () => {
-  it('accepts a partner id, a type and an optional note', () => {
+  it('accepts a partner id, a type and an optional note, exactly as sent (they are signed)', () => {
     expect(
       PartnerAttachmentFields.parse({ partner_id: ' P-1 ', attachment_type: 'epc', note: null }),
-    ).toEqual({ partner_id: 'P-1', attachment_type: 'epc', note: null });
+    ).toEqual({ partner_id: ' P-1 ', attachment_type: 'epc', note: null });
   });
 
   it('refuses a "|" inside a signed field, so one signature cannot cover another split', () => {
