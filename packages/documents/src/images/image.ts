@@ -28,9 +28,7 @@ const KEPT: Record<string, FigureMime> = {
  * least {@link MIN_FIGURE_PIXELS} pixels. Icons, bullets, spacer GIFs and rules are not.
  */
 export function isFigureSized(width: number, height: number): boolean {
-  return (
-    Math.min(width, height) >= MIN_FIGURE_SIDE && width * height >= MIN_FIGURE_PIXELS
-  );
+  return Math.min(width, height) >= MIN_FIGURE_SIDE && width * height >= MIN_FIGURE_PIXELS;
 }
 
 /** Whether decoding an image of this size is allowed (see {@link MAX_IMAGE_PIXELS}). */
@@ -81,7 +79,10 @@ export async function figureImage(bytes: Buffer): Promise<FigureImage | null> {
   const kept = KEPT[info.format];
   if (kept) return { bytes, mime_type: kept, width: info.width, height: info.height };
   try {
-    const png = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().png().toBuffer();
+    const png = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+      .rotate()
+      .png()
+      .toBuffer();
     return { bytes: png, mime_type: 'image/png', width: info.width, height: info.height };
   } catch {
     return null;

@@ -27,7 +27,11 @@ export async function parseImage(
 ): Promise<ParsedDocument> {
   throwIfAborted(opts.signal);
   const info = await probeImage(bytes);
-  if (!info) throw new DocumentError('corrupt', `the ${kind.toUpperCase()} image is damaged or cannot be read`);
+  if (!info)
+    throw new DocumentError(
+      'corrupt',
+      `the ${kind.toUpperCase()} image is damaged or cannot be read`,
+    );
   if (!withinPixelLimit(info.width, info.height)) {
     throw new DocumentError(
       'too_large',
@@ -40,9 +44,13 @@ export async function parseImage(
       .resize(64, 64, { fit: 'inside' })
       .toBuffer();
   } catch (err) {
-    throw new DocumentError('corrupt', `the ${kind.toUpperCase()} image is damaged: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new DocumentError(
+      'corrupt',
+      `the ${kind.toUpperCase()} image is damaged: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
   if (!opts.ocr) {
     throw new DocumentError('needs_ocr', 'images are read by OCR, and no OCR engine is configured');
@@ -66,8 +74,21 @@ export async function parseImage(
     alt: null,
     ocr_text: ocrText,
   };
-  const first = raws[0];
+  // The figure opens the first section that has anything in it (the untitled lead-in is dropped
+  // when empty).
+  const first = raws.find(
+    (r) => r.name !== null || r.markdown.trim() !== '' || r.tables.length > 0,
+  );
   if (first) first.figures = [figure, ...(first.figures ?? [])];
-  else raws.push({ name: null, level: 0, markdown: '', page_start: null, page_end: null, tables: [], figures: [figure] });
+  else
+    raws.push({
+      name: null,
+      level: 0,
+      markdown: '',
+      page_start: null,
+      page_end: null,
+      tables: [],
+      figures: [figure],
+    });
   return assembleDocument(kind, null, 1, raws, [1]);
 }

@@ -101,9 +101,13 @@ export async function parseMhtml(bytes: Buffer, opts: ParseOptions = {}): Promis
       skipImageLinks: true,
     });
   } catch (err) {
-    throw new DocumentError('corrupt', 'the MHTML file is damaged: its MIME structure cannot be read', {
-      cause: err,
-    });
+    throw new DocumentError(
+      'corrupt',
+      'the MHTML file is damaged: its MIME structure cannot be read',
+      {
+        cause: err,
+      },
+    );
   }
   throwIfAborted(opts.signal);
   const boundary = boundaryOf(mail);

@@ -108,7 +108,9 @@ export function markdownBlocks(markdown: string): MarkdownBlock[] {
 export function markdownPlainText(markdown: string): string {
   return markdownBlocks(markdown)
     .map((b) =>
-      b.kind === 'table' ? b.rows.map((r) => r.join(' ')).join('\n') : b.text.replace(/\\(.)/g, '$1'),
+      b.kind === 'table'
+        ? b.rows.map((r) => r.join(' ')).join('\n')
+        : b.text.replace(/\\(.)/g, '$1'),
     )
     .join('\n')
     .trim();

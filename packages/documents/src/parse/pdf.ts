@@ -729,8 +729,16 @@ function linesToSections(
 /** A figure drawn on a page, with the height of its top edge (PDF units, larger = higher). */
 export interface PlacedFigure {
   top: number;
+  /** Share of the page's area the image is drawn over (1 = the whole page). */
+  coverage: number;
   figure: RawFigure;
 }
+
+/**
+ * On a page read by OCR, an image drawn over at least this share of the page is the scan of the
+ * page itself, not a figure on it.
+ */
+export const PAGE_SCAN_COVERAGE = 0.7;
 
 /** The text items of one page (pdf.js getTextContent items) and the page height. */
 export interface PageText {
@@ -759,17 +767,26 @@ function ocrLines(page: number, markdown: string, height: number, bodySize: numb
     if (block.kind === 'heading') {
       const size = round(bodySize * (block.level === 1 ? 1.8 : block.level === 2 ? 1.5 : 1.3));
       y -= bodySize;
-      push(block.text, size, [{ x: 40, end: 40 + block.text.length * size * 0.5, text: block.text }]);
+      push(block.text, size, [
+        { x: 40, end: 40 + block.text.length * size * 0.5, text: block.text },
+      ]);
     } else if (block.kind === 'table') {
       const width = Math.max(...block.rows.map((r) => r.length));
-      const colWidth = Math.max(60, ...block.rows.flat().map((c) => c.length * bodySize * 0.6 + 40));
+      const colWidth = Math.max(
+        60,
+        ...block.rows.flat().map((c) => c.length * bodySize * 0.6 + 40),
+      );
       for (const row of block.rows) {
         const segments: Segment[] = [];
         for (let c = 0; c < width; c++) {
           const text = normalizeSpace(row[c] ?? '');
           // An empty cell still holds its column (a placeholder the column rule can align).
           const x = 40 + c * colWidth;
-          segments.push({ x, end: x + Math.max(1, text.length) * bodySize * 0.5, text: text || '-' });
+          segments.push({
+            x,
+            end: x + Math.max(1, text.length) * bodySize * 0.5,
+            text: text || '-',
+          });
         }
         push(segments.map((sg) => sg.text).join(' '), bodySize, segments);
       }
@@ -795,10 +812,14 @@ function figureIndex(lines: Line[], page: number, top: number): number {
  * sizes), then paragraphs, tables and figures in their sections.
  */
 export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): RawSection[] {
-  const textPages = pages.map((p, i) => (p.ocrMarkdown === undefined ? pageLines(i + 1, p.items) : []));
+  const textPages = pages.map((p, i) =>
+    p.ocrMarkdown === undefined ? pageLines(i + 1, p.items) : [],
+  );
   const textBody = bodySizeOf(textPages.flat());
   const perPage = pages.map((p, i) =>
-    p.ocrMarkdown === undefined ? (textPages[i] ?? []) : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
+    p.ocrMarkdown === undefined
+      ? (textPages[i] ?? [])
+      : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
   );
   const lines = removeRunningLines(
     perPage,
@@ -855,7 +876,11 @@ interface DecodedImage {
 /** A decoded pdf.js image as PNG bytes, or null when its layout is not one we know. */
 async function decodedToPng(img: DecodedImage): Promise<Buffer | null> {
   const { width, height, kind, data } = img;
-  if (typeof width !== 'number' || typeof height !== 'number' || !(data instanceof Uint8Array || data instanceof Uint8ClampedArray))
+  if (
+    typeof width !== 'number' ||
+    typeof height !== 'number' ||
+    !(data instanceof Uint8Array || data instanceof Uint8ClampedArray)
+  )
     return null;
   if (kind === IMAGE_KIND.RGB_24BPP) return rawToPng(data, width, height, 3);
   if (kind === IMAGE_KIND.RGBA_32BPP) return rawToPng(data, width, height, 4);
@@ -906,6 +931,8 @@ async function pageFigures(
   seen: Set<string>,
 ): Promise<{ figures: PlacedFigure[]; drawsImage: boolean }> {
   const OPS = pdfjs.OPS;
+  const [x0 = 0, y0 = 0, x1 = 595, y1 = 842] = page.view;
+  const pageArea = Math.max(1, Math.abs((x1 - x0) * (y1 - y0)));
   const list = await page.getOperatorList();
   const figures: PlacedFigure[] = [];
   let drawsImage = false;
@@ -922,7 +949,9 @@ async function pageFigures(
       drawsImage = true;
       const first = args?.[0];
       const img =
-        typeof first === 'string' ? await objectOf(page, first) : ((first as DecodedImage | undefined) ?? null);
+        typeof first === 'string'
+          ? await objectOf(page, first)
+          : ((first as DecodedImage | undefined) ?? null);
       if (!img || typeof img.width !== 'number' || typeof img.height !== 'number') continue;
       if (!isFigureSized(img.width, img.height)) continue;
       const png = await decodedToPng(img).catch(() => null);
@@ -934,6 +963,7 @@ async function pageFigures(
       const top = Math.max(ctm[5], ctm[5] + ctm[3], ctm[5] + ctm[1], ctm[5] + ctm[1] + ctm[3]);
       figures.push({
         top,
+        coverage: Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) / pageArea,
         figure: {
           bytes: png,
           mime_type: 'image/png',
@@ -1049,15 +1079,19 @@ export async function parsePdf(bytes: Buffer, opts: ParseOptions = {}): Promise<
     );
     const ocrPages: number[] = [];
     if (needOcr.length > 0 && opts.ocr) {
-      const result = await abortable(opts.ocr({ kind: 'pdf', bytes, pages: needOcr, signal }), signal);
+      const result = await abortable(
+        opts.ocr({ kind: 'pdf', bytes, pages: needOcr, signal }),
+        signal,
+      );
       for (const read of result.pages) {
         const page = pages[read.index];
         if (!page || !needOcr.includes(read.index)) continue;
         page.ocrMarkdown = read.markdown;
         page.items = [];
+        page.figures = (page.figures ?? []).filter((f) => f.coverage < PAGE_SCAN_COVERAGE);
         ocrPages.push(read.index + 1);
       }
-    } else if (needOcr.length === pageCount && pages.every((p) => (p.figures ?? []).length === 0)) {
+    } else if (needOcr.length === pageCount) {
       throw new DocumentError(
         'needs_ocr',
         'the PDF has no usable text layer and no OCR engine is configured to read its pages',

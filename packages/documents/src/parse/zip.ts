@@ -74,7 +74,10 @@ export function listZipEntries(bytes: Buffer): ZipListing {
 export function isSafeEntryName(name: string): boolean {
   if (name === '' || name.startsWith('/') || name.includes('\\') || /^[a-z]:/i.test(name))
     return false;
-  if (/[\u0000-\u001f\u007f]/.test(name)) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
   return !name.split('/').some((segment) => segment === '..');
 }
 
@@ -91,7 +94,8 @@ export function readZipEntry(
     return { ok: false, reason: `the local header of ${entry.name} is damaged` };
   const start = p + 30 + bytes.readUInt16LE(p + 26) + bytes.readUInt16LE(p + 28);
   const end = start + entry.compressedSize;
-  if (end > bytes.length) return { ok: false, reason: `${entry.name} runs past the end of the file` };
+  if (end > bytes.length)
+    return { ok: false, reason: `${entry.name} runs past the end of the file` };
   const raw = bytes.subarray(start, end);
   if (entry.method === 0) {
     return raw.length === entry.uncompressedSize

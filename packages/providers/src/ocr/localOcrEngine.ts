@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { OcrEngine, OcrInputKind, OcrPage, OcrResult } from './ocr.js';
@@ -21,7 +21,12 @@ export interface LocalOcrOptions {
   pdfinfo?: string;
 }
 
-const EXTENSION: Record<OcrInputKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg', webp: 'webp' };
+const EXTENSION: Record<OcrInputKind, string> = {
+  pdf: 'pdf',
+  png: 'png',
+  jpeg: 'jpg',
+  webp: 'webp',
+};
 
 /**
  * Output of one process; rejects on a non-zero exit (OcrError `rejected`: this document cannot be
@@ -57,10 +62,16 @@ function run(
               `${path.basename(file)} is not installed (apt-get install tesseract-ocr tesseract-ocr-eng poppler-utils)`,
             ),
           );
-        if (opts.signal?.aborted) return reject(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
+        if (opts.signal?.aborted)
+          return reject(
+            opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'),
+          );
         if (e.killed)
           return reject(
-            new OcrError('timeout', `OCR of a page took longer than ${opts.timeoutMs} ms and was stopped`),
+            new OcrError(
+              'timeout',
+              `OCR of a page took longer than ${opts.timeoutMs} ms and was stopped`,
+            ),
           );
         reject(
           new OcrError(
@@ -74,7 +85,11 @@ function run(
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time, results in input order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -125,7 +140,11 @@ export class LocalOcrEngine implements OcrEngine {
     try {
       const source = path.join(dir, `input.${EXTENSION[input.kind]}`);
       await writeFile(source, input.bytes, { mode: 0o600 });
-      const opts = { timeoutMs: this.#timeoutMs, cwd: dir, ...(input.signal ? { signal: input.signal } : {}) };
+      const opts = {
+        timeoutMs: this.#timeoutMs,
+        cwd: dir,
+        ...(input.signal ? { signal: input.signal } : {}),
+      };
       let pages: OcrPage[];
       if (input.kind === 'pdf') {
         const indexes = input.pages ?? (await this.#pageIndexes(source, opts));
@@ -133,8 +152,19 @@ export class LocalOcrEngine implements OcrEngine {
           const base = path.join(dir, `page-${index + 1}`);
           await run(
             this.#bin.pdftoppm,
-            ['-f', String(index + 1), '-l', String(index + 1), '-singlefile', '-gray', '-png',
-             '-scale-to', String(this.#pagePixels), source, base],
+            [
+              '-f',
+              String(index + 1),
+              '-l',
+              String(index + 1),
+              '-singlefile',
+              '-gray',
+              '-png',
+              '-scale-to',
+              String(this.#pagePixels),
+              source,
+              base,
+            ],
             opts,
           );
           const markdown = await this.#read(`${base}.png`, opts);
@@ -150,12 +180,22 @@ export class LocalOcrEngine implements OcrEngine {
     }
   }
 
-  async #read(image: string, opts: { timeoutMs: number; cwd: string; signal?: AbortSignal }): Promise<string> {
-    const tsv = await run(this.#bin.tesseract, [image, 'stdout', '-l', this.#language, '--psm', '3', 'tsv'], opts);
+  async #read(
+    image: string,
+    opts: { timeoutMs: number; cwd: string; signal?: AbortSignal },
+  ): Promise<string> {
+    const tsv = await run(
+      this.#bin.tesseract,
+      [image, 'stdout', '-l', this.#language, '--psm', '3', 'tsv'],
+      opts,
+    );
     return tesseractTsvToMarkdown(tsv);
   }
 
-  async #pageIndexes(source: string, opts: { timeoutMs: number; cwd: string; signal?: AbortSignal }): Promise<number[]> {
+  async #pageIndexes(
+    source: string,
+    opts: { timeoutMs: number; cwd: string; signal?: AbortSignal },
+  ): Promise<number[]> {
     const info = await run(this.#bin.pdfinfo, [source], opts);
     const count = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? '0');
     return Array.from({ length: count }, (_, i) => i);

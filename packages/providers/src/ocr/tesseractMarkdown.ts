@@ -81,8 +81,9 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
+/** "well-" + "kept": the hyphen stays and no space is added (as the PDF path does). */
 function joinText(a: string, b: string): string {
-  if (/\p{L}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a.slice(0, -1) + b;
+  if (/\p{L}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a + b;
   return `${a} ${b}`;
 }
 
@@ -91,7 +92,7 @@ function joinText(a: string, b: string): string {
  * the body size become headings (`#`
  * from {@link TOP_HEADING_RATIO}, else `##`), runs of two or more lines split into the same
  * number (two or more) of cells by wide gaps become a GFM table (first row as header), the
- * rest are paragraphs as Tesseract found them, lines joined (hyphenation undone).
+ * rest are paragraphs as Tesseract found them, lines joined (a line-end hyphen kept, without a space).
  */
 export function tesseractTsvToMarkdown(tsv: string): string {
   const lines = parseTsv(tsv);
@@ -130,7 +131,8 @@ export function tesseractTsvToMarkdown(tsv: string): string {
       split.length === 1 &&
       (linesPerPar.get(line.par) ?? 0) <= 2 &&
       ratio >= HEADING_RATIO &&
-      text.length < MAX_HEADING_CHARS && !/[.:;,]$/.test(text) &&
+      text.length < MAX_HEADING_CHARS &&
+      !/[.:;,]$/.test(text) &&
       /\p{L}/u.test(text)
     ) {
       flushPara();

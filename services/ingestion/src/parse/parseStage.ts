@@ -223,8 +223,7 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       // After the commit: the earlier run's objects that the new output does not reuse (or, when
       // the target was deleted meanwhile, what this run stored).
       for (const key of stale) {
-        if (key !== '' && (written === null || !kept.has(key)))
-          await deps.objectStore.delete(key);
+        if (key !== '' && (written === null || !kept.has(key))) await deps.objectStore.delete(key);
       }
       if (written === null) return { outcome: 'skipped', reason: 'target deleted' };
       return {
