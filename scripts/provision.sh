@@ -83,4 +83,15 @@ if ! port_open 127.0.0.1 4222; then
     -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
   wait_port 127.0.0.1 4222
 fi
-log "ready: PostgreSQL $PG_VERSION with pgvector, NATS with JetStream"
+# 5. Local OCR: Tesseract with English data reads scans and images; poppler's pdftoppm and
+# pdfinfo rasterise PDF pages for it; DejaVu is the font the test fixtures render scans with.
+OCR_PKGS=()
+command -v tesseract >/dev/null 2>&1 || OCR_PKGS+=(tesseract-ocr)
+[ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1 || OCR_PKGS+=(tesseract-ocr-eng)
+command -v pdftoppm >/dev/null 2>&1 && command -v pdfinfo >/dev/null 2>&1 || OCR_PKGS+=(poppler-utils)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || OCR_PKGS+=(fonts-dejavu-core)
+if [ "${#OCR_PKGS[@]}" -gt 0 ]; then
+  log "installing ${OCR_PKGS[*]}"
+  apt_install "${OCR_PKGS[@]}"
+fi
+log "ready: PostgreSQL $PG_VERSION with pgvector, NATS with JetStream, Tesseract OCR"
