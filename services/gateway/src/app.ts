@@ -15,6 +15,7 @@ import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
 import { authPlugin } from './auth/plugin.js';
 import { ingestRoutes } from './ingest/routes.js';
+import { folderRoutes } from './folder/routes.js';
 import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed in. */
@@ -73,5 +74,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(healthRoutes, { deps });
   await app.register(ingestRoutes, { deps });
+  await app.register(folderRoutes, { deps });
   return app;
 }

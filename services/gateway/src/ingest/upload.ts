@@ -8,7 +8,8 @@ import type { Config, ObjectStore } from '@reports/platform';
 /** Spec: max file size 50 MB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const SNIFF_BYTES = 8192;
-const OCR_KINDS: ReadonlySet<DocumentKind> = new Set(['pdf', 'png', 'jpeg', 'webp']);
+/** Kinds read through OCR; also what partner attachments may be (spec: PDF or image). */
+export const OCR_KINDS: ReadonlySet<DocumentKind> = new Set(['pdf', 'png', 'jpeg', 'webp']);
 
 export interface StoredUpload {
   kind: DocumentKind;
@@ -47,11 +48,21 @@ async function readHead(stream: Readable, n: number): Promise<Buffer> {
 }
 
 /** The checks that need only the first bytes: empty (400), type (415), OCR (503). */
-function checkHead(head: Buffer, file: MultipartFile, config: Config): DocumentKind {
+function checkHead(
+  head: Buffer,
+  file: MultipartFile,
+  config: Config,
+  allowedKinds?: ReadonlySet<DocumentKind>,
+): DocumentKind {
   if (head.length === 0) throw new AppError('empty_file');
   const check = checkUploadKind(head, file.mimetype, file.filename);
   if (!check.ok)
     throw new AppError('unsupported_media_type', `unsupported media type: ${check.reason}`);
+  if (allowedKinds && !allowedKinds.has(check.kind))
+    throw new AppError(
+      'unsupported_media_type',
+      `unsupported media type: ${check.kind} is not accepted here (${[...allowedKinds].join(', ')})`,
+    );
   if (config.OCR_PROVIDER === 'mistral' && !config.MISTRAL_API_KEY && OCR_KINDS.has(check.kind)) {
     throw new AppError(
       'ocr_unavailable',
@@ -68,7 +79,13 @@ function checkHead(head: Buffer, file: MultipartFile, config: Config): DocumentK
  */
 export async function storeUpload(
   file: MultipartFile,
-  opts: { objectStore: ObjectStore; config: Config; keyPrefix: string },
+  opts: {
+    objectStore: ObjectStore;
+    config: Config;
+    keyPrefix: string;
+    /** Kinds this endpoint takes (all of them when absent); others answer 415. */
+    allowedKinds?: ReadonlySet<DocumentKind>;
+  },
 ): Promise<StoredUpload> {
   const source = file.file;
   let tooLarge = false;
@@ -78,7 +95,7 @@ export async function storeUpload(
   const head = await readHead(source, SNIFF_BYTES);
   let sniffed: DocumentKind;
   try {
-    sniffed = checkHead(head, file, opts.config);
+    sniffed = checkHead(head, file, opts.config, opts.allowedKinds);
   } catch (error) {
     // Drain what is left so the request ends and the connection is freed.
     source.resume();

@@ -73,7 +73,13 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
   const logger = pino({ level: 'info' }, sink);
   const nats = await connectNats(natsServer.url, 'gateway-test');
   await provisionReportsStream(nats.jsm, 1);
-  const objectStore = createObjectStore({ url: config.OBJECT_STORE_URL! });
+  const objectStore = createObjectStore({
+    url: config.OBJECT_STORE_URL!,
+    s3Endpoint: config.S3_ENDPOINT,
+    s3AccessKey: config.S3_ACCESS_KEY,
+    s3SecretKey: config.S3_SECRET_KEY,
+    s3Region: config.S3_REGION,
+  });
   await objectStore.ensureReady();
   const app = await buildApp({
     config,
