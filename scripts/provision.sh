@@ -94,4 +94,11 @@ if [ "${#OCR_PKGS[@]}" -gt 0 ]; then
   log "installing ${OCR_PKGS[*]}"
   apt_install "${OCR_PKGS[@]}"
 fi
+# 6. Redis server binary: the rate-limit tests start their own throwaway redis-server
+# (a shared rate-limit store for several gateways, RATE_LIMIT_REDIS_URL). Nothing is
+# started here: running the system does not need Redis.
+if ! command -v redis-server >/dev/null 2>&1; then
+  log "installing redis-server"
+  apt_install redis-server
+fi
 log "ready: PostgreSQL $PG_VERSION with pgvector, NATS with JetStream, Tesseract OCR"

@@ -1,6 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import cors from '@fastify/cors';
 import {
   serializerCompiler,
@@ -8,14 +7,17 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
-import { ERRORS, type ErrorBody } from '@reports/contracts';
 import { registerErrorHandling } from './http/errors.js';
+import { registerRateLimit } from './http/rateLimit.js';
 import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
 import { authPlugin } from './auth/plugin.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { folderRoutes } from './folder/routes.js';
+import { reportRoutes } from './reports/routes.js';
+import { migrateRoutes } from './migrate/routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed in. */
@@ -44,6 +46,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     // An explicit allowlist, never a wildcard (config refuses '*').
     origin: deps.config.CORS_ORIGINS.length > 0 ? deps.config.CORS_ORIGINS : false,
+    // The plugin's default is GET, HEAD, POST: browsers would refuse PUT, PATCH and DELETE.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    maxAge: 600,
     exposedHeaders: [
       'X-Conversation-Id',
       'X-LLM-Model',
@@ -52,17 +57,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       'Retry-After',
     ],
   });
-  await app.register(rateLimit, {
-    global: true,
-    max: 60,
-    timeWindow: '1 minute',
-    keyGenerator: (request) => request.ip,
-    errorResponseBuilder: (_request, context): ErrorBody & { statusCode: number } => ({
-      statusCode: 429,
-      code: 'rate_limited',
-      detail: `${ERRORS.rate_limited.detail}: ${context.max} per ${context.after}; retry later`,
-    }),
-  });
+  await registerRateLimit(app, deps.config, deps.logger);
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });
@@ -72,8 +67,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     pool: deps.pool,
     publicUrl: deps.publicUrl,
   });
+  // First of the route plugins: its hook guards every /admin route registered after it.
+  await app.register(adminRoutes, { deps });
   await app.register(healthRoutes, { deps });
   await app.register(ingestRoutes, { deps });
   await app.register(folderRoutes, { deps });
+  await app.register(reportRoutes, { deps });
+  await app.register(migrateRoutes, { deps });
   return app;
 }
