@@ -5,3 +5,7 @@ export * from './ocr/ocrError.js';
 export * from './ocr/mistralOcr.js';
 export * from './ocr/localOcrEngine.js';
 export * from './ocr/tesseractMarkdown.js';
+export * from './embedding/remoteEmbedders.js';
+export * from './rerank/reranker.js';
+export * from './text/textGenerator.js';
+export * from './fromSettings.js';
