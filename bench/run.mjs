@@ -19,6 +19,7 @@ const BUILT = [
   'services/ingestion/dist/main.js',
   'services/annotation/dist/main.js',
   'services/embedding/dist/main.js',
+  'services/retrieval/dist/main.js',
   'packages/documents/dist/index.js',
   'packages/test-support/dist/index.js',
 ];

@@ -9,3 +9,4 @@ export * from './rpc.js';
 export * from './reports.js';
 export * from './legacy.js';
 export * from './admin.js';
+export * from './retrieval.js';

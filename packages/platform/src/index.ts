@@ -12,3 +12,4 @@ export * from './nats/rpc.js';
 export * from './secrets/secretBox.js';
 export * from './telemetry/observability.js';
 export * from './pipeline/watchdog.js';
+export * from './nats/commands.js';

@@ -1,30 +1,38 @@
-import { LocalEmbedder, type Embedder } from '@reports/providers';
+import { embedderFor as configuredEmbedder, type Embedder } from '@reports/providers';
+import { keywordIndexFor } from '@reports/search';
 import {
   startStageWorker,
   stageWorkerOptions,
   type Config,
   type ServiceRuntime,
 } from '@reports/platform';
-import { embedStage } from './embed/embedStage.js';
+import { embedStage, type EmbedDeps } from './embed/embedStage.js';
+import { startEmbedCommands } from './commands/embedCommand.js';
 
-/** The configured embedder; remote providers arrive with hybrid retrieval. */
+/**
+ * The configured embedder: local, OpenAI-compatible or Mistral; null when a remote provider is
+ * chosen without its key (the embed stage is then skipped, as the spec says).
+ */
 export function embedderFor(config: Config): Embedder | null {
-  if (config.EMBEDDING_PROVIDER === 'local') return new LocalEmbedder();
-  const key =
-    config.EMBEDDING_PROVIDER === 'openai' ? config.OPENAI_API_KEY : config.MISTRAL_API_KEY;
-  // A remote provider without its key: the embed stage is skipped (spec).
-  if (!key) return null;
-  throw new Error(
-    `EMBEDDING_PROVIDER=${config.EMBEDDING_PROVIDER}: remote embedding providers are not implemented yet; use local`,
-  );
+  return configuredEmbedder(config);
 }
 
 export async function startEmbedding(
   rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats'>,
 ): Promise<() => Promise<void>> {
-  const handle = await startStageWorker(
-    embedStage({ pool: rt.pool, embedder: embedderFor(rt.config) }),
-    stageWorkerOptions(rt),
-  );
-  return () => handle.stop();
+  const deps: EmbedDeps = {
+    pool: rt.pool,
+    embedder: embedderFor(rt.config),
+    keywordIndex: keywordIndexFor(rt.config, rt.pool),
+  };
+  await deps.keywordIndex?.ensureReady();
+  const options = stageWorkerOptions(rt);
+  const handle = await startStageWorker(embedStage(deps), options);
+  const commands = await startEmbedCommands(deps, {
+    ...options,
+    replicas: rt.config.NATS_STREAM_REPLICAS,
+  });
+  return async () => {
+    await Promise.all([handle.stop(), commands.stop()]);
+  };
 }

@@ -15,6 +15,8 @@ import { healthRoutes } from './health/health.js';
 import { authPlugin } from './auth/plugin.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { folderRoutes } from './folder/routes.js';
+import { retrievalRoutes } from './retrieval/routes.js';
+import { embeddingAdminRoutes } from './embedding/adminRoutes.js';
 import { reportRoutes } from './reports/routes.js';
 import { migrateRoutes } from './migrate/routes.js';
 import { adminRoutes } from './admin/routes.js';
@@ -72,6 +74,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { deps });
   await app.register(ingestRoutes, { deps });
   await app.register(folderRoutes, { deps });
+  await app.register(retrievalRoutes, { deps });
+  await app.register(embeddingAdminRoutes, { deps });
   await app.register(reportRoutes, { deps });
   await app.register(migrateRoutes, { deps });
   return app;

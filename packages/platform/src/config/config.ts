@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
   S3_SECRET_KEY: optionalString,
   S3_REGION: z.string().default('us-east-1'),
   OPENSEARCH_URL: optionalString,
+  /** Index of the OpenSearch keyword backend (one per environment). */
+  OPENSEARCH_INDEX: z.string().default('report-chunks'),
   AUTH_JWKS_URL: optionalString,
   AUTH_ISSUER: optionalString,
   AUTH_AUDIENCE: z.string().default('authenticated'),
@@ -90,6 +92,13 @@ export const ConfigSchema = z.object({
   /** Mistral API base URL (a proxy, or a local server in tests); the SDK's default when unset. */
   MISTRAL_BASE_URL: optionalString,
   RERANK_API_KEY: optionalString,
+  /** Model sent to the Cohere-compatible reranker (`RERANK_URL` is the full `/rerank` endpoint URL). */
+  RERANK_MODEL: z.string().default('rerank-v3.5'),
+  /**
+   * Weight of the keyword leg in reciprocal rank fusion: w/(60 + bm25_rank) + 1/(60 + vector_rank).
+   * 1 is the spec's formula; more favours BM25 when the embedder is weak (the local one).
+   */
+  RETRIEVAL_KEYWORD_WEIGHT: z.coerce.number().min(0).max(100).default(1),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Parallel handlers per stage consumer in one process. */

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { TargetKind } from './events.js';
+import { AppError, ERRORS, type ErrorCode } from './errors.js';
+
+/**
+ * Hybrid retrieval: the REST bodies of `POST /retrieve` and `POST /admin/retrieve/{report_id}`,
+ * and the NATS request/reply contract of the retrieval service that the gateway (and the chat
+ * service) call. See docs/adr/020-hybrid-retrieval.md.
+ */
+
+/** NATS services API name of the retrieval service (`$SRV.INFO.retrieval`, `$SRV.STATS.retrieval`). */
+export const RETRIEVAL_SERVICE = 'retrieval';
+/** Request/reply subject of the retrieve endpoint; served by a queue group, so replicas share the load. */
+export const RETRIEVE_SUBJECT = 'svc.retrieval.retrieve';
+
+/** `top_k` when the body has none. */
+export const TOP_K_DEFAULT = 8;
+/** Largest `top_k` the REST endpoints accept. */
+export const TOP_K_MAX = 50;
+/** Largest `top_k` of the NATS contract: internal callers (evaluation) may ask for up to 100. */
+export const TOP_K_INTERNAL_MAX = 100;
+/** Longest query accepted, in characters. */
+export const QUERY_MAX_CHARS = 2000;
+/** Reciprocal rank fusion constant (spec). */
+export const RRF_K = 60;
+
+/** Spec scope types; only `folder` is implemented (the others answer 501). */
+export const ScopeType = z.enum(['folder', 'section', 'multi_report']);
+export type ScopeType = z.infer<typeof ScopeType>;
+
+const Query = z
+  .string()
+  .max(QUERY_MAX_CHARS)
+  .refine((q) => q.trim().length > 0, 'the query must contain a word');
+
+/** Body of `POST /retrieve`. */
+export const RetrieveBody = z.object({
+  query: Query,
+  scope: z.object({
+    type: ScopeType,
+    report_id: z.uuid(),
+  }),
+  top_k: z.number().int().min(1).max(TOP_K_MAX).default(TOP_K_DEFAULT),
+});
+export type RetrieveBody = z.infer<typeof RetrieveBody>;
+
+/** Body of `POST /admin/retrieve/{report_id}` (folder scope of that report). */
+export const AdminRetrieveBody = z.object({
+  query: Query,
+  top_k: z.number().int().min(1).max(TOP_K_MAX).default(TOP_K_DEFAULT),
+});
+export type AdminRetrieveBody = z.infer<typeof AdminRetrieveBody>;
+
+/**
+ * One retrieved chunk (spec "Chunk (returned by retrieval)"). A chunk found by one leg only
+ * has `null` rank and score for the other leg (outer join); `rerank_score` is `null` unless
+ * the reranker ordered the list.
+ */
+export const RetrievedChunk = z.object({
+  id: z.uuid(),
+  report_id: z.uuid(),
+  section_id: z.uuid().nullable(),
+  attachment_id: z.uuid().nullable(),
+  figure_id: z.uuid().nullable(),
+  table_id: z.uuid().nullable(),
+  content_type: z.string(),
+  source_type: z.string(),
+  section_name: z.string().nullable(),
+  section_slug: z.string().nullable(),
+  attachment_filename: z.string().nullable(),
+  source_label: z.string().nullable(),
+  content: z.string(),
+  content_tokens: z.number().int(),
+  order_in_doc: z.number().int(),
+  embedding_type: z.string(),
+  rrf_score: z.number(),
+  vector_rank: z.number().int().positive().nullable(),
+  bm25_rank: z.number().int().positive().nullable(),
+  vector_dist: z.number().nullable(),
+  bm25_score: z.number().nullable(),
+  rerank_score: z.number().nullable(),
+});
+export type RetrievedChunk = z.infer<typeof RetrievedChunk>;
+
+/** Response of `POST /retrieve`: the spec's object plus the id of the retrieval log row. */
+export const RetrieveResponse = z.object({
+  chunks: z.array(RetrievedChunk),
+  embed_ms: z.number().int().nonnegative(),
+  retrieval_ms: z.number().int().nonnegative(),
+  rerank_ms: z.number().int().nonnegative(),
+  scope_type: ScopeType,
+  top_k: z.number().int().positive(),
+  fusion: z.literal('hybrid_rrf'),
+  reranked: z.boolean(),
+  used_hyde: z.boolean(),
+  retrieval_log_id: z.uuid(),
+});
+export type RetrieveResponse = z.infer<typeof RetrieveResponse>;
+
+/**
+ * Whose request it is. A user's request is answered only inside `tenant_id` (a report of
+ * another tenant is `not_found`); an admin's runs in the report's own tenant, whatever it is.
+ */
+export const RetrieveCaller = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), user_id: z.uuid(), tenant_id: z.uuid() }),
+  z.object({ kind: z.literal('admin') }),
+]);
+export type RetrieveCaller = z.infer<typeof RetrieveCaller>;
+
+/**
+ * Diagnostic options (NATS only, not in the REST bodies). Defaults give the spec's flow; the
+ * evaluation asks for one leg at a time.
+ * `legs`: which legs run (`hybrid` = both, fused). `rerank`/`hyde`: `auto` follows the
+ * configuration and the spec's rules, `off` disables for this request.
+ */
+export const RetrieveOptions = z.object({
+  legs: z.enum(['hybrid', 'keyword', 'vector']).default('hybrid'),
+  rerank: z.enum(['auto', 'off']).default('auto'),
+  hyde: z.enum(['auto', 'off']).default('auto'),
+  /** Weight of the keyword leg in the fusion for this request; absent: `RETRIEVAL_KEYWORD_WEIGHT` (1 = spec). */
+  keyword_weight: z.number().min(0).max(100).optional(),
+});
+export type RetrieveOptions = z.infer<typeof RetrieveOptions>;
+
+/** Request message on `RETRIEVE_SUBJECT` (JSON). */
+export const RetrieveRequest = z.object({
+  caller: RetrieveCaller,
+  scope: z.object({ type: ScopeType, report_id: z.uuid() }),
+  query: Query,
+  top_k: z.number().int().min(1).max(TOP_K_INTERNAL_MAX).default(TOP_K_DEFAULT),
+  options: RetrieveOptions.default({ legs: 'hybrid', rerank: 'auto', hyde: 'auto' }),
+});
+export type RetrieveRequest = z.input<typeof RetrieveRequest>;
+export type ParsedRetrieveRequest = z.output<typeof RetrieveRequest>;
+
+/**
+ * Catalogue codes the retrieval service answers with (NATS services error: header
+ * `Nats-Service-Error-Code` is the HTTP status, the body is an `ErrorBody` with `code` and `detail`).
+ */
+export const RetrieveErrorCode = z.enum([
+  'not_found',
+  'scope_not_implemented',
+  'embedding_unavailable',
+  'validation_failed',
+  'internal',
+]);
+export type RetrieveErrorCode = z.infer<typeof RetrieveErrorCode>;
+
+/** Command stream for work that is not a fact yet (design.md section 3). */
+export const COMMANDS_STREAM = 'COMMANDS';
+export const COMMANDS_SUBJECTS = 'commands.>';
+/** Durable consumer of the embedding service for embed commands. */
+export const EMBED_COMMAND_DURABLE = 'command-embed';
+
+/** `commands.embed.<tenant_id>.<report_id>`: re-embed one target of a report. */
+export function embedCommandSubject(tenantId: string, reportId: string): string {
+  return `commands.embed.${tenantId}.${reportId}`;
+}
+/** Every embed command, for the embedding service's consumer. */
+export const EMBED_COMMAND_FILTER = 'commands.embed.>';
+
+/**
+ * `POST /admin/embed/{target_kind}/{target_id}`: re-chunk and re-embed one target. Idempotent:
+ * the target's chunks are replaced in one transaction, so running it twice leaves the same state.
+ */
+export const EmbedTargetRequested = z.object({
+  id: z.uuid(),
+  type: z.literal('EmbedTargetRequested'),
+  version: z.literal(1),
+  requested_at: z.iso.datetime({ offset: true }),
+  tenant_id: z.uuid(),
+  report_id: z.uuid(),
+  target_kind: TargetKind,
+  target_id: z.uuid(),
+});
+export type EmbedTargetRequested = z.infer<typeof EmbedTargetRequested>;
+
+export const EmbedTargetParams = z.object({ target_kind: TargetKind, target_id: z.uuid() });
+export type EmbedTargetParams = z.infer<typeof EmbedTargetParams>;
+
+/** 202 body of the embed backfill. */
+export const EmbedAccepted = z.object({
+  command_id: z.uuid(),
+  status: z.literal('queued'),
+  target_kind: TargetKind,
+  target_id: z.uuid(),
+  report_id: z.uuid(),
+});
+export type EmbedAccepted = z.infer<typeof EmbedAccepted>;
+
+/**
+ * Reads a reply of the retrieval service: the response, or the `AppError` its error reply
+ * carries (`serviceErrorCode` is the `Nats-Service-Error-Code` header, absent on success).
+ * Shared by every caller (gateway, chat) so they all map errors the same way.
+ */
+export function decodeRetrieveReply(
+  serviceErrorCode: string | undefined,
+  body: unknown,
+): RetrieveResponse {
+  if (serviceErrorCode) {
+    const parsed = z.object({ code: z.string(), detail: z.string() }).safeParse(body);
+    const code =
+      parsed.success && parsed.data.code in ERRORS ? (parsed.data.code as ErrorCode) : 'internal';
+    throw new AppError(code, parsed.success ? parsed.data.detail : undefined);
+  }
+  return RetrieveResponse.parse(body);
+}

@@ -1,0 +1,48 @@
+/** BM25 parameters of both backends (Lucene's defaults, which OpenSearch uses too). */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+
+/** One keyword-leg hit: a chunk of the folder with its BM25 score, best first. */
+export interface KeywordHit {
+  chunk_id: string;
+  /** 1 for the best hit. */
+  rank: number;
+  score: number;
+}
+
+/** A chunk as the keyword index needs it. */
+export interface IndexableChunk {
+  id: string;
+  tenant_id: string;
+  report_id: string;
+  target_id: string;
+  content: string;
+}
+
+/**
+ * The keyword leg: BM25 over unaccented, unstemmed words with prefix matching (each query word
+ * matches every word of a chunk that starts with it), restricted to one report folder.
+ * Two backends pass one conformance suite: Postgres (default) and OpenSearch.
+ */
+export interface KeywordIndex {
+  /** `postgres` or `opensearch`; recorded in the retrieval log. */
+  readonly backend: string;
+  /** The folder's chunks that match any query word, best BM25 score first, at most `limit`. */
+  search(reportId: string, query: string, limit: number): Promise<KeywordHit[]>;
+  /**
+   * Makes the index hold exactly `chunks` for one pipeline target, after the target's rows in
+   * `chunks` were replaced. Postgres keeps its statistics by trigger in the same transaction,
+   * so this is a no-op there.
+   */
+  replaceTarget(
+    target: { reportId: string; targetId: string },
+    chunks: IndexableChunk[],
+  ): Promise<void>;
+  /** Creates what the backend needs (index, mapping); safe to call at every start-up. */
+  ensureReady(): Promise<void>;
+}
+
+/** Numbers the hits 1..n in the order given. */
+export function ranked(hits: Array<{ chunk_id: string; score: number }>): KeywordHit[] {
+  return hits.map((h, i) => ({ chunk_id: h.chunk_id, score: h.score, rank: i + 1 }));
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AdminRetrieveBody,
+  ErrorBody,
+  ReportIdParams,
+  RetrieveBody,
+  RetrieveResponse,
+  TOP_K_DEFAULT,
+  TOP_K_MAX,
+} from '@reports/contracts';
+import type { GatewayDeps } from '../app.js';
+import { currentUser } from '../auth/types.js';
+import { adminGuard } from '../admin/adminHash.js';
+import { requestRetrieval } from './client.js';
+
+const errors = {
+  401: ErrorBody,
+  404: ErrorBody,
+  422: ErrorBody,
+  429: ErrorBody,
+  501: ErrorBody,
+  503: ErrorBody,
+};
+
+const FLOW =
+  'Hybrid retrieval over the report folder (the main file and all its attachments): BM25 keyword leg ' +
+  '(unaccented, unstemmed, prefix matching) and pgvector leg, reciprocal rank fusion (k = 60, outer join), ' +
+  'rerank when enabled (on failure, 429 or after 8 s the fused order, `reranked: false`), HyDE for queries ' +
+  `under 4 words when a model can write the passage, diversity across source types. \`top_k\`: default ${TOP_K_DEFAULT}, ` +
+  `1 to ${TOP_K_MAX}. Chunks found by one leg only have null rank and score for the other.`;
+
+/** `POST /retrieve` (JWT) and `POST /admin/retrieve/{report_id}` (admin hash): the retrieval service over NATS. */
+export async function retrievalRoutes(
+  fastify: FastifyInstance,
+  { deps }: { deps: GatewayDeps },
+): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/retrieve',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['retrieval'],
+        summary: 'Retrieve the chunks of a report folder that best answer a query',
+        description: `${FLOW} \`scope.type\` \`section\` and \`multi_report\` are planned and answer 501; a report outside the caller's tenant answers 404; 503 when the query cannot be embedded.`,
+        security: [{ bearerAuth: [] }],
+        body: RetrieveBody,
+        response: { 200: RetrieveResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return requestRetrieval(deps.nats.nc, {
+        caller: { kind: 'user', user_id: user.id, tenant_id: user.tenant_id },
+        scope: request.body.scope,
+        query: request.body.query,
+        top_k: request.body.top_k,
+      });
+    },
+  );
+
+  app.post(
+    '/admin/retrieve/:report_id',
+    {
+      preHandler: adminGuard(deps.config.ADMIN_HASH),
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The full retrieve flow on any report, in its own tenant (rerank and diversity testing)',
+        description: `${FLOW} Admin hash in \`X-Admin-Hash\` (or query \`hash\`).`,
+        security: [{ adminHash: [] }],
+        params: ReportIdParams,
+        body: AdminRetrieveBody,
+        response: { 200: RetrieveResponse, 403: ErrorBody, ...errors },
+      },
+    },
+    async (request) =>
+      requestRetrieval(deps.nats.nc, {
+        caller: { kind: 'admin' },
+        scope: { type: 'folder', report_id: request.params.report_id },
+        query: request.body.query,
+        top_k: request.body.top_k,
+      }),
+  );
+}

@@ -1,0 +1,40 @@
+import { embedderFor, rerankerFor, textGeneratorFor } from '@reports/providers';
+import type { ServiceRuntime } from '@reports/platform';
+import { keywordIndexFor } from '@reports/search';
+import { startRetrievalEndpoint } from './service/endpoint.js';
+import type { RetrievalDeps } from './retrieve/retrieve.js';
+
+/** The real adapters from the configuration. */
+export function retrievalDeps(
+  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool'>,
+): RetrievalDeps {
+  return {
+    pool: rt.pool,
+    keywordIndex: keywordIndexFor(rt.config, rt.pool),
+    embedder: embedderFor(rt.config),
+    reranker: rerankerFor(rt.config),
+    generator: textGeneratorFor(rt.config),
+    logger: rt.logger,
+    keywordWeight: rt.config.RETRIEVAL_KEYWORD_WEIGHT,
+  };
+}
+
+export async function startRetrieval(
+  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats'>,
+  deps: RetrievalDeps = retrievalDeps(rt),
+): Promise<() => Promise<void>> {
+  await deps.keywordIndex.ensureReady();
+  const service = await startRetrievalEndpoint(rt.nats.nc, deps);
+  rt.logger.info(
+    {
+      keyword_backend: deps.keywordIndex.backend,
+      embedding: deps.embedder?.model ?? null,
+      rerank: deps.reranker?.model ?? null,
+      hyde: deps.generator?.model ?? null,
+    },
+    'retrieval endpoint ready',
+  );
+  return async () => {
+    await service.stop();
+  };
+}
