@@ -22,13 +22,13 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A valid RGB PNG of one colour with a diagonal stripe (so it is not blank),
- * made without any image library: what a fake provider hands back as an
- * extracted image.
+ * A valid RGB PNG of one colour with a diagonal stripe (so it is not blank), made
+ * without any image library: what a fake provider hands back as an extracted
+ * image. 160x120 by default, large enough to count as a figure.
  */
 export function tinyPng(
-  width = 32,
-  height = 24,
+  width = 160,
+  height = 120,
   rgb: [number, number, number] = [40, 120, 200],
 ): Buffer {
   const ihdr = Buffer.alloc(13);

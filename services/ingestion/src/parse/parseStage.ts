@@ -14,9 +14,16 @@ import {
   type StageDefinition,
   type StageUsage,
 } from '@reports/platform';
-import { isOcrError, type OcrEngine } from '@reports/providers';
+import { isOcrError, type OcrEngine, type OcrResult } from '@reports/providers';
 import { loadTarget } from '../targets.js';
 import { storeFigures, type StoredFigure } from './figureStore.js';
+import {
+  documentFromOcr,
+  isOcrDocumentKind,
+  precheckOcrUpload,
+  readsWholeDocuments,
+  type OcrFigureAnnotation,
+} from './fromOcr.js';
 
 export interface ParseDeps {
   pool: Pool;
@@ -164,22 +171,33 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       // OCR usage, summed over the engine's calls, for the stage's cost record.
       const usage: Required<Pick<StageUsage, 'cost_cents'>> & StageUsage = { cost_cents: 0 };
       const engine = deps.ocr ?? null;
+      const record = (result: OcrResult): OcrResult => {
+        usage.provider = result.provider;
+        usage.model = result.model;
+        usage.cost_cents += result.cost_cents;
+        usage.units = { ocr_pages: (usage.units?.ocr_pages ?? 0) + result.pages.length };
+        return result;
+      };
       const ocr: OcrFunction | undefined = engine
-        ? async (input) => {
-            const result = await engine.recognise(input);
-            usage.provider = result.provider;
-            usage.model = result.model;
-            usage.cost_cents += result.cost_cents;
-            usage.units = { ocr_pages: (usage.units?.ocr_pages ?? 0) + result.pages.length };
-            return result;
-          }
+        ? async (input) => record(await engine.recognise(input))
         : undefined;
       let doc: ParsedDocument;
+      // Figures the OCR engine annotated richly (Mistral), by figure order; the rest stay pending.
+      let ocrAnnotations = new Map<number, OcrFigureAnnotation>();
+      const kind = target.document_kind;
       try {
-        doc = await parseDocument(target.document_kind as DocumentKind, bytes, {
-          signal: ctx.signal,
-          ...(ocr ? { ocr } : {}),
-        });
+        if (engine && readsWholeDocuments(engine) && isOcrDocumentKind(kind)) {
+          // A whole-document engine reads every PDF and image: sections, tables and figures come
+          // from its pages (fromOcr.ts), not from the local parser.
+          await precheckOcrUpload(kind, bytes);
+          const result = record(await engine.recognise({ kind, bytes, signal: ctx.signal }));
+          ({ doc, annotations: ocrAnnotations } = await documentFromOcr(kind, bytes, result));
+        } else {
+          doc = await parseDocument(kind as DocumentKind, bytes, {
+            signal: ctx.signal,
+            ...(ocr ? { ocr } : {}),
+          });
+        }
       } catch (error) {
         if (error instanceof DocumentError) {
           return error.code === 'timeout'
@@ -216,6 +234,15 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
           doc,
           figures,
         );
+        for (const f of figures) {
+          const rich = ocrAnnotations.get(f.draft.order);
+          if (!rich) continue;
+          await client.query(
+            `UPDATE figures SET annotation_source = $2, annotation_json = $3, annotation_quality_score = $4
+              WHERE id = $1`,
+            [f.id, rich.source, JSON.stringify(rich.annotation_json), rich.score],
+          );
+        }
         return earlier;
       });
       const kept = new Set(figures.flatMap((f) => [f.object_key, f.thumbnail_key ?? '']));
