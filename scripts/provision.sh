@@ -101,4 +101,10 @@ if ! command -v redis-server >/dev/null 2>&1; then
   log "installing redis-server"
   apt_install redis-server
 fi
+# 7. A kustomize renderer for the deploy/k8s checks: kubectl's built-in kustomize, or
+# the standalone binary. Debian's kubectl (kubernetes-client) only when neither exists.
+if ! command -v kubectl >/dev/null 2>&1 && ! command -v kustomize >/dev/null 2>&1; then
+  log "installing kubectl (kubernetes-client) for kustomize"
+  apt_install kubernetes-client
+fi
 log "ready: PostgreSQL $PG_VERSION with pgvector, NATS with JetStream, Tesseract OCR"
