@@ -15,7 +15,14 @@ import {
 } from '@reports/test-support';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SERVICES = ['ingestion', 'annotation', 'embedding', 'retrieval', 'admin', 'gateway'] as const;
+export const SERVICES = [
+  'ingestion',
+  'annotation',
+  'embedding',
+  'retrieval',
+  'admin',
+  'gateway',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface LogLine {

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHtml, sampleReportSpec } from '@reports/test-support';
+import { startSystem, type RunningSystem } from './support/system.js';
+import { freshIp, signIn, upload, waitForStatus, type Session } from './support/client.js';
+
+/**
+ * The tenant isolation matrix. Every endpoint of the gateway is called by Bob
+ * with the ids of Alice's resources (another tenant). Where an endpoint is
+ * tenant-scoped the answer must be 404 and exactly the answer for ids that do
+ * not exist at all (nothing leaks, not even existence); where it is not scoped
+ * by JWT (admin hash, partner signature, signed file links) Bob's token must get
+ * him nowhere (401/403, again exactly as for made-up ids); endpoints that only
+ * ever answer about the caller must not mention any of Alice's ids.
+ *
+ * Adding an endpoint is one line in MATRIX; a test fails while the gateway has
+ * a route that is not in it (or the table names a route the gateway lacks).
+ */
+type Ids = Record<
+  'report_id' | 'attachment_id' | 'section_name' | 'tenant_id' | 'file_key',
+  string
+> &
+  Record<string, string>;
+
+interface Row {
+  /** 404 / 401 / 403: the answer, identical to the one for made-up ids. `own`: answers only about the caller. `public`: no tenant data. */
+  expect: 404 | 401 | 403 | 'own' | 'public';
+  /** JSON body, built from the victim's ids. */
+  json?: (ids: Ids) => unknown;
+  /** A small HTML upload as multipart/form-data. */
+  upload?: true;
+  /** Query string appended to the URL. */
+  query?: string;
+}
+
+const MATRIX: Record<string, Row> = {
+  'GET /health': { expect: 'public' },
+  'POST /auth/magic-link': { expect: 'public', json: () => ({ email: 'bob@example.com' }) },
+  'GET /auth/confirm': { expect: 'public' },
+  'POST /auth/token': { expect: 'public', json: () => ({ refresh_token: 'x'.repeat(32) }) },
+  'GET /auth/jwks.json': { expect: 'public' },
+  'GET /me': { expect: 'own' },
+  'GET /reports': { expect: 'own' },
+  'POST /reports': { expect: 'own', upload: true },
+  'GET /reports/{report_id}': { expect: 404 },
+  'GET /reports/{report_id}/sections': { expect: 404 },
+  'GET /reports/{report_id}/sections/{section_name}': { expect: 404 },
+  'POST /ingest': { expect: 'own', upload: true },
+  'GET /ingest/{report_id}/status': { expect: 404 },
+  'GET /ingest/{report_id}/sections': { expect: 404 },
+  'GET /ingest/{report_id}/events': { expect: 404 },
+  'GET /ingest/{report_id}/figures': { expect: 404 },
+  'GET /ingest/{report_id}/attachments': { expect: 404 },
+  'POST /ingest/{report_id}/uploads': { expect: 404, upload: true },
+  'DELETE /ingest/{report_id}/attachments/{attachment_id}': { expect: 404 },
+  'DELETE /ingest/{report_id}': { expect: 404 },
+  'POST /retrieve': {
+    expect: 404,
+    json: (ids) => ({
+      query: 'roof slate',
+      scope: { type: 'folder', report_id: ids.report_id },
+      top_k: 5,
+    }),
+  },
+  'GET /files/{*}': { expect: 403 },
+  'POST /reports/{report_id}/attachments/system': { expect: 401, upload: true },
+  'GET /reports/{report_id}/attachments/{attachment_id}/status': { expect: 401 },
+  'GET /migrate/status': { expect: 'own' },
+  'POST /migrate/claim': { expect: 'own' },
+  'GET /admin/verify': { expect: 403 },
+  'GET /admin/feedback': { expect: 403, query: 'report_id={report_id}' },
+  'GET /admin/feedback/stats': { expect: 403 },
+  'GET /admin/providers': { expect: 403, query: 'tenant_id={tenant_id}' },
+  'PUT /admin/providers/{provider_id}': {
+    expect: 403,
+    json: (ids) => ({ tenant_id: ids.tenant_id, provider: 'openai', model: 'stolen' }),
+  },
+  'POST /admin/migrate/preauth': { expect: 403, json: () => ({ email: 'bob@example.com' }) },
+  'GET /admin/migrate/stats': { expect: 403 },
+  'POST /admin/migrate/reverse-claim': {
+    expect: 403,
+    json: () => ({ email: 'alice@example.com' }),
+  },
+  'GET /admin/cost/global': { expect: 403, query: 'days=30' },
+  'GET /admin/cost/tenant/{tenant_id}': { expect: 403, query: 'days=30' },
+  'POST /admin/embed/{target_kind}/{target_id}': { expect: 403 },
+  'POST /admin/retrieve/{report_id}': { expect: 403, json: () => ({ query: 'roof', top_k: 5 }) },
+};
+
+let system: RunningSystem;
+let alice: Session;
+let bob: Session;
+let victim: Ids;
+const html = buildHtml(sampleReportSpec({ sections: 3 }));
+
+beforeAll(async () => {
+  system = await startSystem({
+    env: {
+      ADMIN_HASH: 'tenancy-admin-hash-0123456789abcdef',
+      PARTNER_HMAC_SECRET: 'tenancy-partner-secret-0123456789',
+      REPORTS_SYNC_TIMEOUT_MS: '60000',
+    },
+  });
+  alice = await signIn(system, 'alice@example.com');
+  bob = await signIn(system, 'bob@example.com');
+  const up = await upload(
+    system,
+    alice,
+    { bytes: html, filename: 'alice.html', type: 'text/html' },
+    'Alice',
+  );
+  expect(up.status).toBe(202);
+  await waitForStatus(system, alice, up.body.id, 'ready', 90_000);
+  const { rows } = await system.db.pool.query<{ section_slug: string; object_key: string }>(
+    `SELECT s.section_slug, r.object_key FROM sections s JOIN reports r ON r.id = s.report_id
+      WHERE s.report_id = $1 ORDER BY s.order_in_doc LIMIT 1`,
+    [up.body.id],
+  );
+  // An attachment of Alice's report, as an upload would record it.
+  const attachmentId = randomUUID();
+  await system.db.pool.query(
+    `INSERT INTO attachments (id, tenant_id, report_id, source, filename, content_type, document_kind, size_bytes, sha256, object_key, status)
+     VALUES ($1, $2, $3, 'user_upload', 'extra.html', 'text/html', 'html', 10, $4, $5, 'ready')`,
+    [
+      attachmentId,
+      alice.user.active_tenant_id,
+      up.body.id,
+      'c'.repeat(64),
+      `tenants/${alice.user.active_tenant_id}/reports/${up.body.id}/attachments/${attachmentId}/source.html`,
+    ],
+  );
+  victim = {
+    report_id: up.body.id,
+    attachment_id: attachmentId,
+    section_name: rows[0]!.section_slug,
+    tenant_id: alice.user.active_tenant_id,
+    file_key: rows[0]!.object_key,
+    target_kind: 'report',
+    target_id: up.body.id,
+    provider_id: 'openai',
+  };
+}, 180_000);
+
+afterAll(async () => {
+  await system?.stop();
+});
+
+/** Ids of the same shape that name nothing. */
+function madeUp(): Ids {
+  return {
+    report_id: randomUUID(),
+    attachment_id: randomUUID(),
+    section_name: 'no-such-section',
+    tenant_id: randomUUID(),
+    file_key: `tenants/${randomUUID()}/reports/${randomUUID()}/original/source.html`,
+    target_kind: 'report',
+    target_id: randomUUID(),
+    provider_id: 'openai',
+  };
+}
+
+function fill(template: string, ids: Ids): string {
+  return template
+    .replace('{*}', ids.file_key)
+    .replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(ids[name] ?? randomUUID()));
+}
+
+async function call(
+  key: string,
+  row: Row,
+  ids: Ids,
+): Promise<{ status: number; text: string; body: unknown }> {
+  const [method, path] = key.split(' ') as [string, string];
+  const url = `${system.url}${fill(path, ids)}${row.query ? `?${fill(row.query, ids)}` : ''}`;
+  let body: string | FormData | undefined;
+  const headers: Record<string, string> = { ...bob.headers({ 'x-forwarded-for': freshIp() }) };
+  if (row.json) {
+    body = JSON.stringify(row.json(ids));
+    headers['content-type'] = 'application/json';
+  } else if (row.upload) {
+    const form = new FormData();
+    form.set('file', new Blob([html], { type: 'text/html' }), 'bob.html');
+    form.set('partner_id', 'p-1');
+    form.set('attachment_type', 'photo');
+    body = form;
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, text, body: parsed };
+}
+
+describe('the tenant isolation matrix', () => {
+  it('lists exactly the routes the gateway has', async () => {
+    const doc = (await (await fetch(`${system.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(
+      routes.filter((r) => !(r in MATRIX)),
+      'routes missing from MATRIX',
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((r) => !routes.includes(r)),
+      'MATRIX rows without a route',
+    ).toEqual([]);
+  });
+
+  const victimIds = () => Object.values(victim).filter((v) => v.length > 20);
+
+  for (const [key, row] of Object.entries(MATRIX)) {
+    it(`${key}: ${typeof row.expect === 'number' ? `answers ${row.expect} to another tenant, exactly as to made-up ids` : `answers only about the caller (${row.expect})`}`, async () => {
+      const answer = await call(key, row, victim);
+      expect(answer.status, `${key}: ${answer.text}`).not.toBe(500);
+      for (const id of victimIds()) expect(answer.text, `${key} leaks ${id}`).not.toContain(id);
+      if (typeof row.expect === 'number') {
+        expect(answer.status, `${key}: ${answer.text}`).toBe(row.expect);
+        const control = await call(key, row, madeUp());
+        expect(control.status, `${key} (made-up ids)`).toBe(row.expect);
+        expect(answer.body, key).toEqual(control.body);
+        if (row.expect === 404) expect(answer.body).toMatchObject({ code: 'not_found' });
+      }
+    });
+  }
+
+  it('left Alice’s report and attachment in place, and put nothing in her tenant', async () => {
+    const { rows } = await system.db.pool.query(
+      `SELECT (SELECT count(*)::int FROM reports WHERE tenant_id = $1) AS reports,
+              (SELECT count(*)::int FROM reports WHERE id = $2) AS report,
+              (SELECT count(*)::int FROM attachments WHERE id = $3) AS attachment`,
+      [victim.tenant_id, victim.report_id, victim.attachment_id],
+    );
+    expect(rows[0]).toEqual({ reports: 1, report: 1, attachment: 1 });
+    const status = await waitForStatus(system, alice, victim.report_id, 'ready');
+    expect(status.id).toBe(victim.report_id);
+  });
+});
