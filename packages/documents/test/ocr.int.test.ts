@@ -6,6 +6,7 @@ import {
   buildPdf,
   buildPhotoAs,
   buildScannedReportPdf,
+  pdfWithGarbledPage,
   sampleReportSpec,
   scanPagesPng,
   type ScanBlock,
@@ -64,6 +65,16 @@ describe('scans and images through local OCR', () => {
       'Appendix',
     ]);
     expect(doc.sections.at(-1)!.page_start).toBe(2);
+  });
+
+  it('a page whose text layer is unmappable garbage goes to OCR; the readable page keeps its text', async () => {
+    asked.length = 0;
+    const doc = await parseDocument('pdf', pdfWithGarbledPage(), { ocr });
+    expect(asked).toEqual([[1]]);
+    expect(doc.ocr_pages).toEqual([2]);
+    expect(doc.sections[0]).toMatchObject({ name: 'Roof', page_start: 1 });
+    expect(doc.sections[0]!.markdown).toContain('roof slopes are sound');
+    expect(doc.sections.map((s) => s.markdown).join(' ')).not.toMatch(/[\ufffd\ue000-\uf8ff]/u);
   });
 
   it('an image upload is read to markdown and is itself the figure, with its text', async () => {
