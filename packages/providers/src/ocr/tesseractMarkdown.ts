@@ -19,8 +19,12 @@ interface OcrLine {
 
 /** A line at least this many times the body line height is a heading (if short). */
 export const HEADING_RATIO = 1.25;
-/** ...and this many times, a top-level heading. */
-export const TOP_HEADING_RATIO = 1.7;
+/**
+ * Headings on a page within this ratio of the largest one are top-level (`#`), smaller ones `##`.
+ * Line boxes include ascenders and descenders ("Plumbing" is taller than "Roof" at the same
+ * size), so only a clear difference makes a second level.
+ */
+export const SAME_LEVEL_RATIO = 1.3;
 /** A gap between words wider than this many line heights separates table cells. */
 export const CELL_GAP_RATIO = 1.2;
 /**
@@ -89,10 +93,10 @@ function joinText(a: string, b: string): string {
 
 /**
  * Markdown for one OCR'd page: short lines (in paragraphs of at most two lines) set well above
- * the body size become headings (`#`
- * from {@link TOP_HEADING_RATIO}, else `##`), runs of two or more lines split into the same
- * number (two or more) of cells by wide gaps become a GFM table (first row as header), the
- * rest are paragraphs as Tesseract found them, lines joined (a line-end hyphen kept, without a space).
+ * the body size become headings (`#`, or `##` when clearly smaller than the page's largest);
+ * runs of two or more lines split into the same number (two or more) of cells by wide gaps
+ * become a GFM table (first row as header); the rest are paragraphs as Tesseract found them,
+ * lines joined (a line-end hyphen kept, without a space).
  */
 export function tesseractTsvToMarkdown(tsv: string): string {
   const lines = parseTsv(tsv);
@@ -100,6 +104,18 @@ export function tesseractTsvToMarkdown(tsv: string): string {
   const body = bodyHeight(lines);
   const linesPerPar = new Map<string, number>();
   for (const l of lines) linesPerPar.set(l.par, (linesPerPar.get(l.par) ?? 0) + 1);
+  const isHeading = (line: OcrLine, text: string): boolean =>
+    // A heading is a paragraph of its own (one or two lines), not split into cells.
+    cells(line).length === 1 &&
+    (linesPerPar.get(line.par) ?? 0) <= 2 &&
+    line.height / body >= HEADING_RATIO &&
+    text.length < MAX_HEADING_CHARS &&
+    !/[.:;,]$/.test(text) &&
+    /\p{L}/u.test(text);
+  const headingHeights = lines
+    .filter((l) => isHeading(l, l.words.map((w) => w.text).join(' ')))
+    .map((l) => l.height);
+  const tallest = Math.max(0, ...headingHeights);
   const blocks: string[] = [];
   let para: { key: string; text: string } | null = null;
   let table: string[][] = [];
@@ -125,19 +141,10 @@ export function tesseractTsvToMarkdown(tsv: string): string {
   for (const line of lines) {
     const text = line.words.map((w) => w.text).join(' ');
     const split = cells(line);
-    const ratio = line.height / body;
-    if (
-      // A heading is a paragraph of its own (one or two lines), not split into cells.
-      split.length === 1 &&
-      (linesPerPar.get(line.par) ?? 0) <= 2 &&
-      ratio >= HEADING_RATIO &&
-      text.length < MAX_HEADING_CHARS &&
-      !/[.:;,]$/.test(text) &&
-      /\p{L}/u.test(text)
-    ) {
+    if (isHeading(line, text)) {
       flushPara();
       flushTable();
-      blocks.push(`${ratio >= TOP_HEADING_RATIO ? '#' : '##'} ${text}`);
+      blocks.push(`${line.height * SAME_LEVEL_RATIO >= tallest ? '#' : '##'} ${text}`);
       continue;
     }
     if (split.length >= 2) {
