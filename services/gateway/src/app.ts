@@ -13,6 +13,7 @@ import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
 import { authPlugin } from './auth/plugin.js';
+import { bearerFirstPlugin } from './auth/bearerFirst.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { folderRoutes } from './folder/routes.js';
 import { retrievalRoutes } from './retrieval/routes.js';
@@ -69,6 +70,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     pool: deps.pool,
     publicUrl: deps.publicUrl,
   });
+  await app.register(bearerFirstPlugin);
   // First of the route plugins: its hook guards every /admin route registered after it.
   await app.register(adminRoutes, { deps });
   await app.register(healthRoutes, { deps });

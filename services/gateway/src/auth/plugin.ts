@@ -65,6 +65,8 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
 
   app.decorateRequest('user', null);
   app.decorate('authenticate', async function authenticate(request: FastifyRequest): Promise<void> {
+    // Already verified in this request (the bearer-first hook, then a route's own preHandler).
+    if (request.user) return;
     try {
       request.user = await verifier.verify(bearerToken(request.headers.authorization));
     } catch (error) {
