@@ -202,6 +202,9 @@ describe('/metrics on every service', () => {
       );
     }
     expect(texts.embedding).toMatch(
+      /provider_request_duration_seconds_count\{provider="local",model="[^"]+",operation="embed",outcome="ok"\} [1-9]/,
+    );
+    expect(texts.embedding).toMatch(
       /provider_tokens_total\{provider="local",model="[^"]+",kind="tokens"\} [1-9]/,
     );
   });

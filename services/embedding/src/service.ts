@@ -7,6 +7,7 @@ import {
   type ServiceRuntime,
 } from '@reports/platform';
 import { embedStage, type EmbedDeps } from './embed/embedStage.js';
+import { observedEmbedder } from './embed/observedEmbedder.js';
 import { startEmbedCommands } from './commands/embedCommand.js';
 
 /**
@@ -17,12 +18,14 @@ export function embedderFor(config: Config): Embedder | null {
   return configuredEmbedder(config);
 }
 
+const observed = (embedder: Embedder | null) => embedder && observedEmbedder(embedder);
+
 export async function startEmbedding(
   rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats'>,
 ): Promise<() => Promise<void>> {
   const deps: EmbedDeps = {
     pool: rt.pool,
-    embedder: embedderFor(rt.config),
+    embedder: observed(embedderFor(rt.config)),
     keywordIndex: keywordIndexFor(rt.config, rt.pool),
   };
   await deps.keywordIndex?.ensureReady();
