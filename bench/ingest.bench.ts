@@ -1,7 +1,9 @@
 // Ingest benchmark: generated HTML, DOCX and text PDFs (including 100-page ones) uploaded through
 // the API of the whole system (built services as separate processes); measures upload-to-ready
 // latency, throughput (documents/s, PDF pages/s) and, in this process, the bare parsing library
-// and our parseDocument on the same bytes. Prints a table and writes bench/results/ingest-*.json.
+// and our parseDocument on the same bytes; local OCR seconds per page of generated scans with
+// every core busy; figures per second of the annotate stage (local provider) on reports full of
+// photos. Prints a table and writes bench/results/ingest-*.json.
 // No assertions on timing; a failed upload or a report ending `failed` is an error (exit 1).
 import { execFileSync } from 'node:child_process';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -9,7 +11,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIME_BY_KIND, bareExtract, parseDocument, type DocumentKind } from '@reports/documents';
-import { buildDocx, buildHtml, buildPdf, sampleReportSpec } from '@reports/test-support';
+import { LocalOcrEngine } from '@reports/providers';
+import {
+  buildDocx,
+  buildHtml,
+  buildPdf,
+  buildPhoto,
+  buildScannedReportPdf,
+  escapeHtml,
+  sampleReportSpec,
+  scanPagesSvg,
+  specBlocks,
+} from '@reports/test-support';
 import { SERVICES, startSystem, type RunningSystem } from '../test/support/system.js';
 import {
   freshIp,
@@ -44,6 +57,12 @@ const REPEATS = 3;
 /** The upload route allows 20 per hour per client IP: a fresh X-Forwarded-For every this many. */
 const UPLOADS_PER_IP = 15;
 const READY_TIMEOUT_MS = 180_000;
+/** Scanned PDFs for the OCR figures, and their pages (OCR is slow: a few small pages). */
+const OCR_DOCS = intFromEnv('BENCH_INGEST_OCR_DOCS', 2, 1);
+const OCR_PAGES = intFromEnv('BENCH_INGEST_OCR_PAGES', 4, 1);
+/** HTML documents with photos for the annotation figures, and photos per document. */
+const FIGURE_DOCS = intFromEnv('BENCH_INGEST_FIGURE_DOCS', 3, 1);
+const FIGURES_PER_DOC = intFromEnv('BENCH_INGEST_FIGURES_PER_DOC', 12, 1);
 /** Report shape for every generated document (about 5 A4 pages as a PDF). */
 const SPEC_SHAPE = { sections: 10, paragraphsPerSection: 4 } as const;
 /**
@@ -228,6 +247,120 @@ async function measureLibrary(files: readonly CorpusFile[]): Promise<Map<string,
     samples.set(file.name, { bare_ms: median(bare), parse_ms: median(parse) });
   }
   return samples;
+}
+
+// ---------------------------------------------------------------- OCR (in-process, both cores busy)
+
+interface OcrSummary {
+  engine: string;
+  documents: number;
+  pages: number;
+  /** Pages read at once: one Tesseract process (one thread) per page, so every core is busy. */
+  parallel_pages: number;
+  /** Wall seconds per page over all documents, pages in parallel: the throughput of the machine. */
+  s_per_page_all_cores: number;
+  /** Seconds one page takes while every core is busy (wall x parallel pages / pages). */
+  page_latency_s_all_cores_busy: number;
+  /** Wall seconds of one page read alone (one core busy): the latency of a one-page scan. */
+  s_per_page_one_core: number;
+  /** Headings drawn on the scanned pages found back as section names (OCR and layout quality). */
+  headings_found_share: number;
+  per_document_s: Distribution;
+}
+
+async function measureOcr(): Promise<OcrSummary> {
+  const cores = os.availableParallelism();
+  const engine = new LocalOcrEngine({ concurrency: cores });
+  const docs: { bytes: Buffer; headings: string[] }[] = [];
+  const fold = (t: string): string => t.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  for (let i = 0; i < OCR_DOCS; i++) {
+    const blocks = specBlocks(sampleReportSpec({ ...SPEC_SHAPE, seed: 5000 + i }));
+    const bytes = await buildScannedReportPdf(blocks, { pages: OCR_PAGES });
+    // The headings drawn on the kept pages (the 34 px text in the page SVGs; table headers are bold
+    // too, but body-sized).
+    const headings = scanPagesSvg(blocks)
+      .slice(0, OCR_PAGES)
+      .flatMap((svg) =>
+        [...svg.matchAll(/<text [^>]*font-size="34"[^>]*>([^<]*)<\/text>/g)].map((m) =>
+          fold((m[1] ?? '').replace(/&amp;/g, '&')),
+        ),
+      );
+    docs.push({ bytes, headings });
+  }
+  const ocr = (input: Parameters<LocalOcrEngine['recognise']>[0]) => engine.recognise(input);
+  // Warm: pdf.js, pdftoppm and Tesseract's language data are loaded once before timing.
+  await parseDocument('pdf', docs[0]!.bytes, { ocr });
+  const single = new LocalOcrEngine({ concurrency: 1 });
+  const one = await timed(() =>
+    single.recognise({ kind: 'pdf', bytes: docs[0]!.bytes, pages: [0] }),
+  );
+  const perDoc: number[] = [];
+  let pages = 0;
+  let found = 0;
+  let expected = 0;
+  const start = performance.now();
+  for (const doc of docs) {
+    const { ms: took, value } = await timed(() => parseDocument('pdf', doc.bytes, { ocr }));
+    perDoc.push(took / 1000);
+    pages += value.ocr_pages.length;
+    const names = value.sections.map((s) => fold(s.name));
+    // Each drawn heading found once, in order (headings repeat in long reports).
+    let from = 0;
+    for (const h of doc.headings) {
+      const at = names.indexOf(h, from);
+      if (at >= 0) {
+        found++;
+        from = at + 1;
+      }
+    }
+    expected += doc.headings.length;
+  }
+  const wall = (performance.now() - start) / 1000;
+  return {
+    engine: `${engine.provider}/${engine.model}`,
+    documents: docs.length,
+    pages,
+    parallel_pages: cores,
+    s_per_page_all_cores: round(wall / pages, 2),
+    page_latency_s_all_cores_busy: round((wall * cores) / pages, 2),
+    s_per_page_one_core: round(one.ms / 1000, 2),
+    headings_found_share: round(expected > 0 ? found / expected : 0, 2),
+    per_document_s: distribution(perDoc, 2),
+  };
+}
+
+// ---------------------------------------------------------------- figures for annotation
+
+/** An HTML report with `count` distinct photos (data: URIs) spread over its sections. */
+async function htmlWithPhotos(seed: number, count: number): Promise<Buffer> {
+  const spec = sampleReportSpec({ ...SPEC_SHAPE, seed });
+  const out = [
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(spec.title)}</title></head><body>`,
+  ];
+  let photo = 0;
+  for (const [i, section] of spec.sections.entries()) {
+    out.push(`<h1>${escapeHtml(section.heading)}</h1>`);
+    for (const p of section.paragraphs) out.push(`<p>${escapeHtml(p)}</p>`);
+    const here = Math.ceil((count - photo) / (spec.sections.length - i));
+    for (let k = 0; k < here; k++, photo++) {
+      const png = await buildPhoto(480 + (photo % 5) * 32, 360, seed * 100 + photo);
+      out.push(
+        `<img src="data:image/png;base64,${png.toString('base64')}" alt="Photo ${photo + 1}">`,
+      );
+    }
+  }
+  out.push('</body></html>');
+  return Buffer.from(out.join('\n'), 'utf8');
+}
+
+interface AnnotationSummary {
+  provider: 'local';
+  documents: number;
+  figures: number;
+  /** Figures divided by the server-side parsed -> annotated time, over all documents. */
+  figures_per_s: number;
+  per_document_figures_per_s: Distribution;
+  parsed_to_annotated_ms: Distribution;
 }
 
 // ---------------------------------------------------------------- the system
@@ -459,10 +592,16 @@ async function main(): Promise<void> {
   const library = await measureLibrary(corpus);
 
   console.log(
+    `ingest: local OCR of ${OCR_DOCS} scanned PDFs of ${OCR_PAGES} pages, pages in parallel on ${os.availableParallelism()} cores`,
+  );
+  const ocrSummary = await measureOcr();
+
+  console.log(
     'ingest: starting the system (Postgres database, NATS, local object store, 4 services)',
   );
   let systemSamples: Map<string, SystemSample>;
   let wallMs: number;
+  let annotation: AnnotationSummary;
   let warmup: { name: string; upload_to_ready_ms: number }[];
   try {
     system = await startSystem({ objectStore: 'local', env: SYSTEM_ENV });
@@ -505,6 +644,39 @@ async function main(): Promise<void> {
     const results = await pool(order, CONCURRENCY, (file) => uploader.ingest(file));
     wallMs = performance.now() - wallStart;
     systemSamples = new Map(order.map((f, i) => [f.name, results[i]!]));
+
+    console.log(
+      `ingest: ${FIGURE_DOCS} HTML reports with ${FIGURES_PER_DOC} photos each, one at a time (annotation)`,
+    );
+    const figureSamples: SystemSample[] = [];
+    for (let i = 0; i < FIGURE_DOCS; i++) {
+      figureSamples.push(
+        await uploader.ingest({
+          name: `figures-${i + 1}`,
+          group: 'html',
+          kind: 'html',
+          seed: 6000 + i,
+          filename: `figures-${i + 1}.html`,
+          mime: MIME_BY_KIND.html,
+          bytes: await htmlWithPhotos(6000 + i, FIGURES_PER_DOC),
+          pages: null,
+          sections: 0,
+          chars: 0,
+        }),
+      );
+    }
+    const annotateMs = figureSamples.map((f) => f.transitions['parsed->annotated'] ?? Number.NaN);
+    annotation = {
+      provider: 'local',
+      documents: FIGURE_DOCS,
+      figures: FIGURE_DOCS * FIGURES_PER_DOC,
+      figures_per_s: round(
+        (FIGURE_DOCS * FIGURES_PER_DOC) / (annotateMs.reduce((a, b) => a + b, 0) / 1000),
+        1,
+      ),
+      per_document_figures_per_s: distribution(annotateMs.map((t) => FIGURES_PER_DOC / (t / 1000))),
+      parsed_to_annotated_ms: distribution(annotateMs, 0),
+    };
   } catch (error) {
     if (system) {
       const tail = lastLogLines(system, 15);
@@ -548,6 +720,10 @@ async function main(): Promise<void> {
     commit,
     dirty,
     config: {
+      ocr_documents: OCR_DOCS,
+      ocr_pages_per_document: OCR_PAGES,
+      figure_documents: FIGURE_DOCS,
+      figures_per_document: FIGURES_PER_DOC,
       n_per_kind: N,
       long_pdfs: LONG_PDFS,
       concurrency: CONCURRENCY,
@@ -573,6 +749,18 @@ async function main(): Promise<void> {
     },
     warmup_upload_to_ready_ms: warmup,
     throughput,
+    text_pdf: {
+      description:
+        'text PDFs (5 and 100 pages): pages per second of parseDocument against the bare pdf.js text extraction on the same files, in-process, p50 files',
+      pages_per_s_parse: groups.pdf.pages_per_s?.parse ?? null,
+      pages_per_s_bare: groups.pdf.pages_per_s?.bare_extract ?? null,
+      parse_over_bare_time_ratio: groups.pdf.ratios.parse_over_bare_extract,
+      pages_per_s_parse_100p: groups['pdf-100p'].pages_per_s?.parse ?? null,
+      pages_per_s_bare_100p: groups['pdf-100p'].pages_per_s?.bare_extract ?? null,
+      parse_over_bare_time_ratio_100p: groups['pdf-100p'].ratios.parse_over_bare_extract,
+    },
+    ocr: ocrSummary,
+    annotation,
     groups,
     total_run_s: round((performance.now() - t0) / 1000, 1),
   };
@@ -641,6 +829,16 @@ async function main(): Promise<void> {
   console.log(
     `\nthroughput: ${throughput.documents} documents in ${throughput.wall_s} s with ${CONCURRENCY} in flight = ` +
       `${throughput.documents_per_s} documents/s; ${pdfPages} PDF pages / wall time = ${throughput.pdf_pages_per_s} pages/s`,
+  );
+  console.log(
+    `OCR (${ocrSummary.engine}): ${ocrSummary.pages} scanned pages in ${ocrSummary.documents} PDFs, ` +
+      `${ocrSummary.s_per_page_all_cores} s/page of wall time with ${ocrSummary.parallel_pages} pages in parallel ` +
+      `(each page ${ocrSummary.page_latency_s_all_cores_busy} s while all cores are busy), ` +
+      `${ocrSummary.s_per_page_one_core} s for one page alone; headings found ${Math.round(ocrSummary.headings_found_share * 100)}%`,
+  );
+  console.log(
+    `annotation (local provider): ${annotation.figures} figures at ${annotation.figures_per_s} figures/s ` +
+      `(parsed -> annotated p50 ${ms(annotation.parsed_to_annotated_ms.p50)} for ${FIGURES_PER_DOC} figures)`,
   );
   console.log(
     `cold start (not in the figures): ${warmup.map((w) => `${w.name} ${ms(w.upload_to_ready_ms)}`).join(', ')}`,
