@@ -80,6 +80,8 @@ export function runService(
     let ops: OpsServer | null = null;
     const opsPort = defaultMetricsPort(name, rt.config);
     if (opsPort > 0) {
+      // Without its operations port a service still does its work: say so loudly, go on
+      // (in Kubernetes the failing probes restart it).
       ops = await startOpsServer({
         port: opsPort,
         host: rt.config.HOST,
@@ -88,6 +90,12 @@ export function runService(
           await rt.pool.query('SELECT 1');
           return true;
         },
+      }).catch((error: unknown) => {
+        rt.logger.error(
+          { err: error, metrics_port: opsPort },
+          'operations port unavailable: no /metrics, /healthz, /readyz',
+        );
+        return null;
       });
     }
     const sampler = startConsumerSampler(rt.nats.jsm, () => [...runningConsumers.values()]);
