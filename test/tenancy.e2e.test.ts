@@ -205,7 +205,7 @@ describe('the tenant isolation matrix', () => {
     );
     expect(
       routes.filter((r) => !(r in MATRIX)),
-      'routes missing from MATRIX',
+      'routes missing from MATRIX: add one row each (docs/adr/031-tenancy.md)',
     ).toEqual([]);
     expect(
       Object.keys(MATRIX).filter((r) => !routes.includes(r)),
