@@ -1,5 +1,13 @@
-import { RequestError, TimeoutError, type Msg, type NatsConnection } from '@nats-io/nats-core';
+import {
+  RequestError,
+  TimeoutError,
+  headers as natsHeaders,
+  type Msg,
+  type NatsConnection,
+} from '@nats-io/nats-core';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import { extractTraceContext, injectTraceContext, tracer } from '../telemetry/tracing.js';
 import type { z } from 'zod';
 import {
   AppError,
@@ -75,7 +83,22 @@ export function serveRpc<Req extends z.ZodType, Res extends z.ZodType>(
       }
       // A request without a reply subject cannot be answered: nothing to do.
       if (!msg.reply) return;
-      const p: Promise<void> = answer(msg).finally(() => inflight.delete(p));
+      // The caller's trace continues here (W3C traceparent in the request headers).
+      const parent = extractTraceContext(msg.headers);
+      const span = tracer().startSpan(
+        `rpc ${op.subject}`,
+        {
+          kind: SpanKind.SERVER,
+          attributes: { 'rpc.system': 'nats', 'messaging.destination.name': op.subject },
+        },
+        parent,
+      );
+      const p: Promise<void> = context
+        .with(trace.setSpan(parent, span), () => answer(msg))
+        .finally(() => {
+          span.end();
+          inflight.delete(p);
+        });
       inflight.add(p);
     },
   });
@@ -100,11 +123,21 @@ export async function requestRpc<Req extends z.ZodType, Res extends z.ZodType>(
   opts: { timeoutMs?: number; service: string } = { service: 'a service' },
 ): Promise<z.output<Res>> {
   let msg: Msg;
+  const span = tracer().startSpan(`rpc ${op.subject}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'rpc.system': 'nats', 'messaging.destination.name': op.subject },
+  });
   try {
+    const h = natsHeaders();
+    injectTraceContext(h, trace.setSpan(context.active(), span));
     msg = await nc.request(op.subject, JSON.stringify(request), {
       timeout: opts.timeoutMs ?? RPC_TIMEOUT_MS,
+      headers: h,
     });
+    span.end();
   } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+    span.end();
     if (error instanceof RequestError && error.isNoResponders())
       throw new AppError('service_unavailable', `the ${opts.service} service is unavailable`, {
         cause: error,
