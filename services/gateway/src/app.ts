@@ -9,6 +9,7 @@ import {
 import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
 import { registerErrorHandling } from './http/errors.js';
 import { registerRateLimit } from './http/rateLimit.js';
+import { gatewayLogger } from './http/logging.js';
 import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
@@ -35,7 +36,8 @@ export interface GatewayDeps {
 }
 
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
-  const loggerInstance: FastifyBaseLogger = deps.logger;
+  // Request lines are logged with secret query parameters (`?hash=`) redacted.
+  const loggerInstance: FastifyBaseLogger = gatewayLogger(deps.logger);
   const app = Fastify({
     loggerInstance,
     trustProxy: deps.config.TRUST_PROXY,
