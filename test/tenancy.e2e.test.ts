@@ -146,16 +146,17 @@ afterAll(async () => {
 });
 
 /** Ids of the same shape that name nothing. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids of the same shape as the victim's that name nothing: every uuid replaced, whatever its key. */
 function madeUp(): Ids {
+  const ids = Object.fromEntries(
+    Object.entries(victim).map(([name, value]) => [name, UUID.test(value) ? randomUUID() : value]),
+  ) as Ids;
   return {
-    report_id: randomUUID(),
-    attachment_id: randomUUID(),
+    ...ids,
     section_name: 'no-such-section',
-    tenant_id: randomUUID(),
     file_key: `tenants/${randomUUID()}/reports/${randomUUID()}/original/source.html`,
-    target_kind: 'report',
-    target_id: randomUUID(),
-    provider_id: 'openai',
   };
 }
 

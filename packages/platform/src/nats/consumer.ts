@@ -105,6 +105,7 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
   const count = (settlement: 'ack' | 'nak' | 'term') =>
     consumerMessages.inc({ consumer: opts.durable, settlement });
   let stopping = false;
+  let closed: Promise<void | Error> = Promise.resolve();
   /** Wakes the loop waiting for a free slot: a handler finished, or stop was asked. */
   let wake: (() => void) | null = null;
   const wakeLoop = () => {
@@ -213,7 +214,15 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
             log.warn({ seq: msg.seq, deliveryCount, delay, reason: result.reason }, 'retry later');
           return;
         }
-        once('ack', () => msg.ack());
+        if (!stopping) {
+          once('ack', () => msg.ack());
+          return;
+        }
+        // Stopping: wait for the server to confirm, so the ack is in before NATS is drained.
+        if (held.settled) return;
+        held.settled = true;
+        count('ack');
+        await msg.ackAck().catch(() => false);
       });
     } finally {
       holding.delete(held);
@@ -251,13 +260,16 @@ export async function startConsumer<T>(opts: ConsumerLoopOptions<T>): Promise<Co
         wakeLoop();
         runningConsumers.delete(`${opts.stream}/${opts.durable}`);
         // Ends the pull; messages already fetched still come through the loop (and are nak'd).
-        void messages.close();
+        closed = messages.close();
       }
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<'grace over'>((resolve) => {
         timer = setTimeout(() => resolve('grace over'), graceMs);
       });
-      const first = await Promise.race([done.then(() => 'done' as const), graceOver]);
+      const first = await Promise.race([
+        done.then(() => closed).then(() => 'done' as const),
+        graceOver,
+      ]);
       clearTimeout(timer);
       if (first === 'grace over') {
         for (const held of holding) {
