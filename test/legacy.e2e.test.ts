@@ -10,7 +10,7 @@ import type {
 } from '@reports/contracts';
 import { buildHtml, corruptPdf, sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from './support/system.js';
-import { getJson, readEvents, signIn, type Session } from './support/client.js';
+import { getJson, readEvents, signIn, waitForStatus, type Session } from './support/client.js';
 
 const ADMIN_HASH = 'legacy-admin-hash-0123456789abcdef';
 const admin = { 'x-admin-hash': ADMIN_HASH, 'content-type': 'application/json' };
@@ -91,6 +91,8 @@ describe('the legacy claim flow, end to end', () => {
       const events = await readEvents(system, grace, id, { timeoutMs: 90_000 });
       const statuses = events.map((e) => e.data.status).filter((s, i, all) => s !== all[i - 1]);
       expect(statuses).toEqual(['parsed', 'annotated', 'embedding', 'embedded', 'ready']);
+      // The status projection trails the channel by a moment (ADR 009).
+      await waitForStatus(system, grace, id, 'ready', 30_000);
     }
     const list = await getJson<ReportSummary[]>(system, grace, '/reports');
     const mine = list.body.filter((r) => claimed.report_ids.includes(r.id));
