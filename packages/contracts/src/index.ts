@@ -10,3 +10,4 @@ export * from './reports.js';
 export * from './legacy.js';
 export * from './admin.js';
 export * from './retrieval.js';
+export * from './chat.js';

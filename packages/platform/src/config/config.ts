@@ -140,6 +140,41 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_REDIS_URL: optionalString,
   /** How long the legacy synchronous `POST /reports` waits for the report to be ready. */
   REPORTS_SYNC_TIMEOUT_MS: int(1000, 900_000).default(120_000),
+  /**
+   * Chat models offered besides the default (`LLM_PROVIDER`/`LLM_MODEL`), comma-separated
+   * `provider:model` (`openai:gpt-4.1-mini,mistral:mistral-large-latest`). A model whose
+   * provider has no key is left out. `local-extractive` is always offered (docs/adr/041).
+   */
+  CHAT_MODELS: optionalString.refine(
+    (v) =>
+      v === undefined ||
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .every((s) => /^(openai|mistral|local):[A-Za-z0-9][\w.:/@-]{0,199}$/.test(s)),
+    'comma-separated provider:model entries (provider openai, mistral or local)',
+  ),
+  /**
+   * A marker put in the chat's system prompt; an answer that contains it has it redacted
+   * (and a warning logged): a prompt leak shows up instead of reaching the user.
+   */
+  CHAT_PROMPT_CANARY: optionalString,
+  /** The chat gives up on a model that sends nothing (first token included) for this long. */
+  CHAT_MODEL_IDLE_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  /** Retries of a chat model call answered 429 or 5xx, before the answer starts. */
+  CHAT_MODEL_MAX_RETRIES: int(0, 10).default(2),
+  /** Most tokens one chat answer may have. */
+  CHAT_MAX_OUTPUT_TOKENS: int(64, 32_000).default(1500),
+  /** Most characters of document text put in one turn's context (full text, compare, snapshot). */
+  CHAT_CONTEXT_MAX_CHARS: int(1000, 2_000_000).default(120_000),
+  /** How often the chat service tells the gateway a quiet turn is still alive. */
+  CHAT_HEARTBEAT_MS: int(100, 60_000).default(5_000),
+  /**
+   * The gateway ends a chat stream with an error event after this long without any
+   * message from the chat service (heartbeats included): the service is gone.
+   */
+  CHAT_SILENCE_TIMEOUT_MS: int(1000, 600_000).default(20_000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
