@@ -12,3 +12,11 @@ export type { FakeMistralOptions, FakeOcrDocument, FakeOcrImage, FakeOcrPage } f
 export { OPENAI_CHAT_PATH, openAiChatCompletion, startFakeOpenAi } from './openai.js';
 export type { FakeOpenAiOptions } from './openai.js';
 export { tinyPng } from './png.js';
+export { CHAT_COMPLETIONS_PATH, echoAnswer, startFakeChatModel } from './chatStream.js';
+export type {
+  ChatBehaviour,
+  ChatFlavour,
+  FakeChatModel,
+  FakeChatModelOptions,
+  StreamRecord,
+} from './chatStream.js';
