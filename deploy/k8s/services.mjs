@@ -31,6 +31,11 @@ export const SERVICES = {
     resources: { cpu: '250m', memory: '384Mi', cpuLimit: '1', memoryLimit: '768Mi' },
     egress: true,
   },
+  chat: {
+    // Streams answers from remote model APIs (egress); a turn is mostly waiting on the model.
+    replicas: { min: 2, max: 8 },
+    egress: true,
+  },
 };
 
 /** @type {Required<Pick<ServiceSpec, 'replicas' | 'resources'>>} */

@@ -1,0 +1,227 @@
+import {
+  CHAT_TOP_K,
+  TOP_K_MAX,
+  type ChatCaller,
+  type ChatMode,
+  type ChatRequest,
+  type ChunkUsed,
+  type FallbackReason,
+  type RetrievedChunk,
+} from '@reports/contracts';
+import { observeProviderCall, type Logger, type Pool } from '@reports/platform';
+import type { ChatModel, ContextDocument, TokenUsage } from '@reports/providers';
+import {
+  inSection,
+  reportName,
+  reportText,
+  type ReportRef,
+  type ReportSection,
+} from '../context/reports.js';
+import type { Retrieval } from '../context/retrieval.js';
+import type { HistoryPair } from '../history/history.js';
+import { fitText } from '../prompt/prompt.js';
+import { REWRITE_SYSTEM, cleanRewrite, localRewrite, rewritePrompt } from '../prompt/rewrite.js';
+
+/**
+ * Candidates asked of retrieval when a section narrows the turn: the folder's best
+ * chunks are filtered down to that section's, so more are asked for than are kept.
+ */
+export const SECTION_CANDIDATES = TOP_K_MAX;
+/** Time budget of the query rewrite: it runs before any byte of the answer. */
+export const REWRITE_TIMEOUT_MS = 15_000;
+
+/** Where a turn's documents came from and what they are. */
+export interface TurnContext {
+  mode: ChatMode;
+  documents: ContextDocument[];
+  /** What the local answerer looks for: the standalone query (single report), else the message. */
+  query: string;
+  rewrittenQuery: string | null;
+  retrievalLogId: string | null;
+  fallbackReason: FallbackReason | null;
+  chunksUsed: ChunkUsed[];
+  /** Tokens of the rewrite call, when a model made one. */
+  rewriteUsage: TokenUsage | null;
+}
+
+export interface ContextDeps {
+  pool: Pool;
+  retrieval: Retrieval;
+  logger: Logger;
+  contextMaxChars: number;
+}
+
+export interface ContextInput {
+  caller: ChatCaller;
+  request: ChatRequest;
+  report: ReportRef;
+  /** Compare mode: every report of the turn, `report` first. */
+  compare: ReportRef[] | null;
+  section: ReportSection | null;
+  history: HistoryPair[];
+  model: ChatModel;
+  signal: AbortSignal;
+}
+
+/** How a retrieved chunk is named in the documents block. Pure. */
+export function chunkTitle(chunk: RetrievedChunk): string {
+  const where = chunk.section_name ?? chunk.source_label ?? 'Report';
+  return chunk.attachment_filename ? `${where} (attachment ${chunk.attachment_filename})` : where;
+}
+
+function used(chunks: readonly RetrievedChunk[]): ChunkUsed[] {
+  return chunks.map((c, i) => ({
+    ref: `C${i + 1}`,
+    id: c.id,
+    report_id: c.report_id,
+    section_name: c.section_name,
+    source_type: c.source_type,
+    attachment_filename: c.attachment_filename,
+  }));
+}
+
+/**
+ * Spec step 4: the standalone query. Unchanged without history; a model that writes
+ * rewrites it (a failure keeps the message, logged); the local answerer joins the
+ * previous question to this one.
+ */
+async function rewrite(
+  deps: ContextDeps,
+  input: ContextInput,
+): Promise<{ query: string; usage: TokenUsage | null }> {
+  const message = input.request.message;
+  if (input.history.length === 0) return { query: message, usage: null };
+  const writer = input.model.writer;
+  if (!writer) return { query: localRewrite(input.history, message), usage: null };
+  try {
+    const done = await observeProviderCall(
+      { provider: writer.provider, model: writer.model, operation: 'chat_rewrite' },
+      () =>
+        writer.complete({
+          system: REWRITE_SYSTEM,
+          prompt: rewritePrompt(input.history, message),
+          maxTokens: 200,
+          temperature: 0,
+          signal: AbortSignal.any([input.signal, AbortSignal.timeout(REWRITE_TIMEOUT_MS)]),
+        }),
+      (c) => ({
+        units: { input_tokens: c.inputTokens ?? 0, output_tokens: c.outputTokens ?? 0 },
+      }),
+    );
+    const usage =
+      done.inputTokens !== null || done.outputTokens !== null
+        ? { inputTokens: done.inputTokens ?? 0, outputTokens: done.outputTokens ?? 0 }
+        : null;
+    return { query: cleanRewrite(done.text, message), usage };
+  } catch (error) {
+    deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'query rewrite failed; retrieving with the message as asked',
+    );
+    return { query: message, usage: null };
+  }
+}
+
+/**
+ * The documents of a turn and the mode they give (spec per-turn flow, steps 4 to 7):
+ * snapshot (`report_json`), compare (the full text of each report, the budget shared),
+ * or a single report: rewrite, folder retrieval with top_k 6 (narrowed to the section
+ * when one is asked for), and the full text (or the section's) when retrieval finds
+ * nothing or fails.
+ */
+export async function buildContext(deps: ContextDeps, input: ContextInput): Promise<TurnContext> {
+  const { request } = input;
+  const base = {
+    rewrittenQuery: null,
+    retrievalLogId: null,
+    fallbackReason: null,
+    chunksUsed: [],
+    rewriteUsage: null,
+  };
+  if (request.report_json) {
+    return {
+      ...base,
+      mode: 'snapshot',
+      query: request.message,
+      documents: [
+        {
+          ref: 'S1',
+          title: `Snapshot of ${reportName(input.report)}`,
+          text: fitText(JSON.stringify(request.report_json, null, 2), deps.contextMaxChars),
+        },
+      ],
+    };
+  }
+  if (input.compare) {
+    const share = Math.floor(deps.contextMaxChars / input.compare.length);
+    const documents = await Promise.all(
+      input.compare.map(async (r, i) => ({
+        ref: `R${i + 1}`,
+        title: reportName(r),
+        text: fitText(await reportText(deps.pool, input.caller.tenant_id, r.id), share),
+      })),
+    );
+    return { ...base, mode: 'compare', query: request.message, documents };
+  }
+
+  const { query, usage } = await rewrite(deps, input);
+  let fallbackReason: FallbackReason;
+  let retrievalLogId: string | null = null;
+  try {
+    const result = await deps.retrieval.retrieve({
+      caller: { kind: 'user', user_id: input.caller.user_id, tenant_id: input.caller.tenant_id },
+      scope: { type: 'folder', report_id: input.report.id },
+      query,
+      top_k: input.section ? SECTION_CANDIDATES : CHAT_TOP_K,
+    });
+    retrievalLogId = result.retrieval_log_id;
+    const section = input.section;
+    const chunks = (
+      section ? result.chunks.filter((c) => inSection(c, section)) : result.chunks
+    ).slice(0, CHAT_TOP_K);
+    if (chunks.length > 0) {
+      return {
+        mode: 'rag',
+        query,
+        rewrittenQuery: query,
+        retrievalLogId,
+        fallbackReason: null,
+        rewriteUsage: usage,
+        chunksUsed: used(chunks),
+        documents: chunks.map((c, i) => ({
+          ref: `C${i + 1}`,
+          title: chunkTitle(c),
+          text: c.content,
+        })),
+      };
+    }
+    fallbackReason = 'no_chunks';
+  } catch (error) {
+    deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error), report_id: input.report.id },
+      'retrieval failed; answering from the full text',
+    );
+    fallbackReason = 'retrieval_failed';
+  }
+  const text = input.section
+    ? input.section.markdown
+    : await reportText(deps.pool, input.caller.tenant_id, input.report.id);
+  return {
+    mode: 'full_fallback',
+    query,
+    rewrittenQuery: query,
+    retrievalLogId,
+    fallbackReason,
+    rewriteUsage: usage,
+    chunksUsed: [],
+    documents: [
+      {
+        ref: 'R1',
+        title: input.section
+          ? `${reportName(input.report)}, section ${input.section.name}`
+          : reportName(input.report),
+        text: fitText(text, deps.contextMaxChars),
+      },
+    ],
+  };
+}
