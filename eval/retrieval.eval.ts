@@ -1,0 +1,340 @@
+/* eslint-disable no-console -- a command-line evaluation: its output is the table it prints. */
+// Retrieval evaluation (issue 4): a BEIR-format dataset (default ../shared/eval/cranfield) goes
+// through the real ingestion path (one HTML report uploaded through POST /ingest of the whole
+// system, parsed, chunked and embedded by the services) and the real retrieval path (the
+// retrieval service over NATS, as the gateway and the chat call it). Prints nDCG@10 and
+// Recall@100 of the keyword leg, the vector leg and hybrid, beside a BM25 reference computed in
+// the same run by wink-bm25-text-search on the same documents and queries, tokenised by the same
+// Postgres text search parser. Writes bench/results/eval-retrieval-latest.json.
+import { execFileSync } from 'node:child_process';
+import { readFile, mkdir, writeFile, rename } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import bm25 from 'wink-bm25-text-search';
+import { connectNats, type Nats, type Pool } from '@reports/platform';
+import {
+  RETRIEVE_SUBJECT,
+  decodeRetrieveReply,
+  type RetrieveOptions,
+  type RetrieveRequest,
+} from '@reports/contracts';
+import { startSystem, type RunningSystem } from '../test/support/system.js';
+import { signIn, upload, waitForStatus } from '../test/support/client.js';
+import { firstPerDocument, mean, ndcgAt, recallAt, type Qrels } from './metrics.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DATASET = process.env.EVAL_DATASET ?? path.join(ROOT, '../shared/eval/cranfield');
+const RESULTS = path.join(ROOT, 'bench/results');
+const DEPTH = 100;
+/**
+ * Keyword weight of the second hybrid run (the documented `RETRIEVAL_KEYWORD_WEIGHT` option; the
+ * first hybrid run is the spec's plain RRF). Chosen on Cranfield itself with the local embedder,
+ * so its figure is an upper bound, not a held-out result.
+ */
+const WEIGHT = Number(process.env.EVAL_KEYWORD_WEIGHT ?? 10);
+const CONCURRENCY = 4;
+
+interface Doc {
+  id: string;
+  title: string;
+  text: string;
+}
+
+async function readJsonl<T>(file: string): Promise<T[]> {
+  return (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+async function loadDataset(): Promise<{
+  docs: Doc[];
+  queries: Array<{ id: string; text: string }>;
+  qrels: Qrels;
+}> {
+  const docs = (
+    await readJsonl<{ _id: string; title?: string; text: string }>(
+      path.join(DATASET, 'corpus.jsonl'),
+    )
+  ).map((d) => ({ id: d._id, title: d.title ?? '', text: d.text }));
+  const queries = (
+    await readJsonl<{ _id: string; text: string }>(path.join(DATASET, 'queries.jsonl'))
+  ).map((q) => ({
+    id: q._id,
+    text: q.text,
+  }));
+  const qrels: Qrels = new Map();
+  const lines = (await readFile(path.join(DATASET, 'qrels/test.tsv'), 'utf8')).split('\n').slice(1);
+  for (const line of lines) {
+    const [q, d, s] = line.split('\t');
+    if (!q || !d || s === undefined) continue;
+    const judged = qrels.get(q) ?? new Map<string, number>();
+    judged.set(d, Number(s));
+    qrels.set(q, judged);
+  }
+  return {
+    docs,
+    queries: queries.filter((q) => [...(qrels.get(q.id)?.values() ?? [])].some((g) => g > 0)),
+    qrels,
+  };
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The folder: one report whose sections are the documents (heading `D<id>`, body the document
+ * text, which in BEIR's Cranfield starts with the title). The spec retrieves within one folder,
+ * so the whole corpus is one folder and BM25's statistics are the corpus's.
+ */
+function corpusHtml(docs: Doc[]): Buffer {
+  const body = docs
+    .map(
+      (d) =>
+        `<h2>D${escapeHtml(d.id)}</h2>\n<p>${escapeHtml(d.text.includes(d.title) ? d.text : `${d.title}. ${d.text}`)}</p>`,
+    )
+    .join('\n');
+  return Buffer.from(
+    `<!doctype html><html><head><meta charset="utf-8"><title>Evaluation corpus</title></head><body>\n${body}\n</body></html>`,
+  );
+}
+
+/** The tokens Postgres makes of each text (`to_tsvector('simple', immutable_unaccent(text))`), with repeats. */
+async function pgTokens(pool: Pool, texts: string[]): Promise<string[][]> {
+  const out: string[][] = texts.map(() => []);
+  for (let i = 0; i < texts.length; i += 500) {
+    const slice = texts.slice(i, i + 500);
+    const { rows } = await pool.query<{ ord: string; lexeme: string; n: number }>(
+      `SELECT d.ord, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS n
+         FROM unnest($1::text[]) WITH ORDINALITY AS d(body, ord)
+         CROSS JOIN LATERAL unnest(to_tsvector('simple', immutable_unaccent(d.body))) AS u`,
+      [slice],
+    );
+    for (const r of rows) {
+      const list = out[i + Number(r.ord) - 1]!;
+      for (let k = 0; k < r.n; k++) list.push(r.lexeme);
+    }
+  }
+  return out;
+}
+
+function reference(docs: Doc[], docTokens: string[][]): (queryTokens: string[]) => string[] {
+  const engine = bm25();
+  engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
+  // The texts are already tokenised by Postgres: the library splits on the spaces we joined with.
+  engine.definePrepTasks([(text: string) => text.split(' ').filter(Boolean)]);
+  docs.forEach((d, i) => engine.addDoc({ body: docTokens[i]!.join(' ') }, d.id));
+  engine.consolidate(6);
+  return (q) => (engine.search(q.join(' '), DEPTH) as Array<[string, number]>).map(([id]) => id);
+}
+
+async function retrieveDocs(
+  nats: Nats,
+  reportId: string,
+  query: string,
+  legs: RetrieveOptions['legs'],
+  chunkToDoc: Map<string, string>,
+  keywordWeight?: number,
+): Promise<string[]> {
+  const request: RetrieveRequest = {
+    caller: { kind: 'admin' },
+    scope: { type: 'folder', report_id: reportId },
+    query,
+    top_k: DEPTH,
+    options: {
+      legs,
+      rerank: 'auto',
+      hyde: 'auto',
+      ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
+    },
+  };
+  const reply = await nats.nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), {
+    timeout: 60_000,
+  });
+  const res = decodeRetrieveReply(
+    reply.headers?.get('Nats-Service-Error-Code') || undefined,
+    reply.json(),
+  );
+  return firstPerDocument(res.chunks.map((c) => chunkToDoc.get(c.id) ?? `?${c.id}`));
+}
+
+async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const { docs, queries, qrels } = await loadDataset();
+  console.log(
+    `dataset ${path.basename(DATASET)}: ${docs.length} documents, ${queries.length} judged queries`,
+  );
+  let system: RunningSystem | undefined;
+  let nats: Nats | undefined;
+  const stop = async () => {
+    await nats?.nc.close().catch(() => undefined);
+    await system?.stop().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+  try {
+    system = await startSystem({ env: { STAGE_TIMEOUT_MS: '600000', STAGE_ACK_WAIT_MS: '60000' } });
+    const session = await signIn(system, 'eval@example.com');
+    const t0 = Date.now();
+    const res = await upload(
+      system,
+      session,
+      { bytes: corpusHtml(docs), filename: 'corpus.html', type: 'text/html' },
+      'Evaluation corpus',
+    );
+    if (res.status !== 202)
+      throw new Error(`upload answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const reportId = res.body.id;
+    await waitForStatus(system, session, reportId, 'ready', 600_000);
+    const ingestS = (Date.now() - t0) / 1000;
+    const { rows } = await system.db.pool.query<{
+      id: string;
+      section_name: string;
+      embedded: boolean;
+    }>(
+      'SELECT id, section_name, embedding IS NOT NULL AS embedded FROM chunks WHERE report_id = $1',
+      [reportId],
+    );
+    const chunkToDoc = new Map(rows.map((r) => [r.id, r.section_name.replace(/^D/, '')]));
+    console.log(
+      `ingested in ${ingestS.toFixed(1)} s: ${rows.length} chunks (${rows.filter((r) => r.embedded).length} embedded)`,
+    );
+
+    const docTokens = await pgTokens(
+      system.db.pool,
+      docs.map((d) => (d.text.includes(d.title) ? d.text : `${d.title}. ${d.text}`)),
+    );
+    const queryTokens = await pgTokens(
+      system.db.pool,
+      queries.map((q) => q.text),
+    );
+    const search = reference(docs, docTokens);
+
+    nats = await connectNats(system.nats.url, 'eval');
+    const runs: Record<string, string[][]> = {
+      reference: queries.map((_, i) => search(queryTokens[i]!)),
+    };
+    const variants = [
+      ['keyword', 'keyword', undefined],
+      ['vector', 'vector', undefined],
+      ['hybrid', 'hybrid', 1],
+      ['hybrid_weighted', 'hybrid', WEIGHT],
+    ] as const;
+    for (const [name, legs, weight] of variants) {
+      const t = Date.now();
+      runs[name] = await pool(queries, CONCURRENCY, (q) =>
+        retrieveDocs(nats!, reportId, q.text, legs, chunkToDoc, weight),
+      );
+      console.log(
+        `${name}: ${queries.length} queries in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
+    const table = Object.fromEntries(
+      Object.entries(runs).map(([name, ranked]) => [
+        name,
+        {
+          ndcg_at_10: mean(ranked.map((r, i) => ndcgAt(r, qrels.get(queries[i]!.id)!, 10))),
+          recall_at_100: mean(ranked.map((r, i) => recallAt(r, qrels.get(queries[i]!.id)!, 100))),
+        },
+      ]),
+    );
+    console.log(
+      '\n| run                             | nDCG@10 | Recall@100 |\n| ------------------------------- | ------- | ---------- |',
+    );
+    const label: Record<string, string> = {
+      reference: 'BM25 reference (wink)',
+      keyword: 'keyword leg (Postgres)',
+      vector: 'vector leg',
+      hybrid: 'hybrid (RRF k=60, spec)',
+      hybrid_weighted: `hybrid (RRF, keyword x${WEIGHT})`,
+    };
+    for (const [name, m] of Object.entries(table)) {
+      console.log(
+        `| ${label[name]!.padEnd(31)} | ${m.ndcg_at_10.toFixed(4)}  | ${m.recall_at_100.toFixed(4)}     |`,
+      );
+    }
+    const k = table.keyword!;
+    const r = table.reference!;
+    const h = table.hybrid!;
+    const hw = table.hybrid_weighted!;
+    const targets = {
+      keyword_ge_reference: k.ndcg_at_10 >= r.ndcg_at_10,
+      hybrid_ge_keyword: h.ndcg_at_10 >= k.ndcg_at_10,
+      hybrid_weighted_ge_keyword: hw.ndcg_at_10 >= k.ndcg_at_10,
+    };
+    console.log(
+      `\ntargets (nDCG@10): keyword >= reference: ${targets.keyword_ge_reference}; hybrid (spec RRF) >= keyword: ${targets.hybrid_ge_keyword}; ` +
+        `hybrid (keyword x${WEIGHT}) >= keyword: ${targets.hybrid_weighted_ge_keyword}`,
+    );
+    const result = {
+      date: new Date().toISOString(),
+      commit: git(['rev-parse', '--short', 'HEAD']),
+      dirty: git(['status', '--porcelain']).length > 0,
+      node: process.version,
+      cpu_count: os.cpus().length,
+      dataset: {
+        name: path.basename(DATASET),
+        documents: docs.length,
+        judged_queries: queries.length,
+        folder:
+          'one report: an HTML document with one section per corpus document, uploaded through POST /ingest',
+        chunks: rows.length,
+        embedded_chunks: rows.filter((row) => row.embedded).length,
+      },
+      config: {
+        embedding_provider: system.env.EMBEDDING_PROVIDER ?? 'local',
+        rerank: system.env.RERANK_ENABLED ?? 'off',
+        llm_provider: system.env.LLM_PROVIDER ?? 'local',
+        depth: DEPTH,
+        hybrid_weighted_keyword_weight: WEIGHT,
+        reference:
+          'wink-bm25-text-search (k1 1.2, b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5))), tokens from to_tsvector(simple, immutable_unaccent(text))',
+      },
+      metrics: table,
+      targets,
+      ingest_s: ingestS,
+      total_run_s: (Date.now() - started) / 1000,
+    };
+    await mkdir(RESULTS, { recursive: true });
+    const stamp = result.date.replace(/[:.]/g, '-');
+    const tmp = path.join(RESULTS, `eval-retrieval-latest.json.tmp`);
+    await writeFile(tmp, `${JSON.stringify(result, null, 2)}\n`);
+    await writeFile(
+      path.join(RESULTS, `eval-retrieval-${stamp}.json`),
+      `${JSON.stringify(result, null, 2)}\n`,
+    );
+    await rename(tmp, path.join(RESULTS, 'eval-retrieval-latest.json'));
+    console.log(`results: bench/results/eval-retrieval-latest.json`);
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `eval failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
+});
