@@ -22,6 +22,7 @@ import { embeddingAdminRoutes } from './embedding/adminRoutes.js';
 import { reportRoutes } from './reports/routes.js';
 import { migrateRoutes } from './migrate/routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { chatRoutes } from './chat/routes.js';
 import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed in. */
@@ -82,5 +83,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(embeddingAdminRoutes, { deps });
   await app.register(reportRoutes, { deps });
   await app.register(migrateRoutes, { deps });
+  await app.register(chatRoutes, { deps });
   return app;
 }

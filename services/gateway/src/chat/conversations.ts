@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ChatMessageList,
+  ChatOps,
+  Conversation,
+  ConversationCreateBody,
+  ConversationIdParams,
+  ConversationList,
+  ConversationListQuery,
+  ConversationRenameBody,
+  ErrorBody,
+  FeedbackBody,
+} from '@reports/contracts';
+import { requestRpc } from '@reports/platform';
+import type { GatewayDeps } from '../app.js';
+import { currentUser, type AuthUser } from '../auth/types.js';
+
+const security = [{ bearerAuth: [] }];
+const errors = { 401: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+const TAGS = ['chat'];
+const caller = (user: AuthUser) => ({ user_id: user.id, tenant_id: user.tenant_id });
+
+/**
+ * Conversations, their messages and feedback: request/reply to the chat service, which
+ * owns those tables (docs/adr/040). Shared by the members of a tenant; anything
+ * outside the caller's tenant answers 404.
+ */
+export async function conversationRoutes(
+  fastify: FastifyInstance,
+  { deps }: { deps: GatewayDeps },
+): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const nc = deps.nats.nc;
+  const opts = { service: 'chat' };
+
+  app.get(
+    '/conversations',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: "A report's conversations, most recently active first",
+        security,
+        querystring: ConversationListQuery,
+        response: { 200: ConversationList, 422: ErrorBody, ...errors },
+      },
+    },
+    async (request) =>
+      requestRpc(
+        nc,
+        ChatOps.conversationsList,
+        { ...request.query, caller: caller(currentUser(request)) },
+        opts,
+      ),
+  );
+
+  app.post(
+    '/conversations',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Start a conversation about a report',
+        description:
+          'Without a title the conversation is called `New conversation` until its first message names it. ' +
+          '`POST /chat` with `conversation_id: null` also creates one.',
+        security,
+        body: ConversationCreateBody,
+        response: { 201: Conversation, 422: ErrorBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const created = await requestRpc(
+        nc,
+        ChatOps.conversationsCreate,
+        { ...request.body, caller: caller(currentUser(request)) },
+        opts,
+      );
+      return reply
+        .status(201)
+        .header('location', `/conversations/${created.id}/messages`)
+        .send(created);
+    },
+  );
+
+  app.get(
+    '/conversations/:conv_id/messages',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'The messages of a conversation, oldest first',
+        description:
+          'Assistant messages carry `meta` (model, mode, retrieval_log_id, chunks_used, fallback_reason, rewritten_query, ' +
+          "finish_reason, partial, usage) and `feedback`, the caller's own thumbs on it.",
+        security,
+        params: ConversationIdParams,
+        response: { 200: ChatMessageList, ...errors },
+      },
+    },
+    async (request) =>
+      requestRpc(
+        nc,
+        ChatOps.conversationMessages,
+        { caller: caller(currentUser(request)), conversation_id: request.params.conv_id },
+        opts,
+      ),
+  );
+
+  app.patch(
+    '/conversations/:conv_id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Rename a conversation',
+        security,
+        params: ConversationIdParams,
+        body: ConversationRenameBody,
+        response: { 200: Conversation, 422: ErrorBody, ...errors },
+      },
+    },
+    async (request) =>
+      requestRpc(
+        nc,
+        ChatOps.conversationRename,
+        {
+          caller: caller(currentUser(request)),
+          conversation_id: request.params.conv_id,
+          title: request.body.title,
+        },
+        opts,
+      ),
+  );
+
+  app.delete(
+    '/conversations/:conv_id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a conversation and its messages',
+        description: 'Feedback on its answers and their cost stay in the admin reports.',
+        security,
+        params: ConversationIdParams,
+        response: { 204: z.null().describe('Deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await requestRpc(
+        nc,
+        ChatOps.conversationDelete,
+        { caller: caller(currentUser(request)), conversation_id: request.params.conv_id },
+        opts,
+      );
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/feedback',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Thumbs up or down on one answer',
+        description:
+          'One vote per user per message: sending again replaces the earlier vote (and its comment). Only assistant ' +
+          'messages take feedback (422 otherwise); a message outside the tenant answers 404.',
+        security,
+        body: FeedbackBody,
+        response: { 204: z.null().describe('Recorded'), 422: ErrorBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await requestRpc(
+        nc,
+        ChatOps.feedbackPut,
+        { ...request.body, caller: caller(currentUser(request)) },
+        opts,
+      );
+      return reply.status(204).send(null);
+    },
+  );
+}
