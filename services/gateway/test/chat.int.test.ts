@@ -20,7 +20,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const post = (payload: unknown, headers = alice.headers()) =>
+const post = (payload: Record<string, unknown>, headers = alice.headers()) =>
   gw.app.inject({ method: 'POST', url: '/chat', payload, headers, remoteAddress: freshIp() });
 
 describe('POST /chat at the gateway', () => {
