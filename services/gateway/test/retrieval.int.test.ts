@@ -35,6 +35,8 @@ async function startRetrievalService(): Promise<void> {
       DATABASE_URL: gw.db.url,
       NATS_URL: gw.natsServer.url,
       LOG_LEVEL: 'info',
+      // No operations port: a fixed default would collide with a system running beside.
+      METRICS_PORT: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
