@@ -20,6 +20,7 @@ const BUILT = [
   'services/annotation/dist/main.js',
   'services/embedding/dist/main.js',
   'services/retrieval/dist/main.js',
+  'services/chat/dist/main.js',
   'packages/documents/dist/index.js',
   'packages/test-support/dist/index.js',
 ];

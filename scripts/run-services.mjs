@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-const SERVICES = ['ingestion', 'annotation', 'embedding', 'retrieval', 'admin', 'gateway'];
+const SERVICES = ['ingestion', 'annotation', 'embedding', 'retrieval', 'admin', 'chat', 'gateway'];
 const port = process.env.PORT ?? '8080';
 const host = process.env.HOST ?? '127.0.0.1';
 const url = process.env.PUBLIC_URL ?? `http://${host}:${port}`;

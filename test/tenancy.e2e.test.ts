@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHtml, sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from './support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from './support/client.js';
+import { chat } from './support/chat.js';
 
 /**
  * The tenant isolation matrix. Every endpoint of the gateway is called by Bob
@@ -85,6 +86,17 @@ const MATRIX: Record<string, Row> = {
   'GET /admin/cost/tenant/{tenant_id}': { expect: 403, query: 'days=30' },
   'POST /admin/embed/{target_kind}/{target_id}': { expect: 403 },
   'POST /admin/retrieve/{report_id}': { expect: 403, json: () => ({ query: 'roof', top_k: 5 }) },
+  'POST /chat': { expect: 404, json: (ids) => ({ report_id: ids.report_id, message: 'roof?' }) },
+  'GET /models': { expect: 'own' },
+  'GET /conversations': { expect: 404, query: 'report_id={report_id}' },
+  'POST /conversations': { expect: 404, json: (ids) => ({ report_id: ids.report_id }) },
+  'GET /conversations/{conv_id}/messages': { expect: 404 },
+  'PATCH /conversations/{conv_id}': { expect: 404, json: () => ({ title: 'stolen' }) },
+  'DELETE /conversations/{conv_id}': { expect: 404 },
+  'POST /feedback': {
+    expect: 404,
+    json: (ids) => ({ message_id: ids.message_id ?? randomUUID(), value: 'down' }),
+  },
 };
 
 let system: RunningSystem;
@@ -138,6 +150,12 @@ beforeAll(async () => {
     target_kind: 'report',
     target_id: up.body.id,
     provider_id: 'openai',
+    // A conversation of Alice's with one answer (local extractive model).
+    ...(await (async () => {
+      const turn = await chat(system, alice, { report_id: up.body.id, message: 'Roof?' });
+      expect(turn.end).not.toBeNull();
+      return { conv_id: turn.start!.conversation_id, message_id: turn.end!.message_id };
+    })()),
   };
 }, 180_000);
 

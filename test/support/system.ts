@@ -21,6 +21,7 @@ export const SERVICES = [
   'embedding',
   'retrieval',
   'admin',
+  'chat',
   'gateway',
 ] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -107,6 +108,8 @@ export async function startSystem(
     logs,
     env,
     async start(name, extraEnv = {}) {
+      // A restarted service must log `started` again: the first start's line does not count.
+      const seen = logs.length;
       const child = spawn(process.execPath, [path.join(ROOT, `services/${name}/dist/main.js`)], {
         env: { ...env, ...opts.serviceEnv?.[name], ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -150,7 +153,7 @@ export async function startSystem(
                 .map((l) => l.line)
                 .join('\n')}`,
             );
-          return logs.some((l) => l.service === name && l.json?.msg === 'started');
+          return logs.slice(seen).some((l) => l.service === name && l.json?.msg === 'started');
         }, `${name} to start`);
       }
     },
