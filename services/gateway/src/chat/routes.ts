@@ -143,6 +143,12 @@ export async function chatRoutes(
           silenceMs: deps.config.CHAT_SILENCE_TIMEOUT_MS,
         },
       );
+      // A client that leaves while the turn is being prepared (rewrite, retrieval) cancels it too.
+      const leftEarly = () => {
+        turn.cancel();
+        turn.close();
+      };
+      reply.raw.once('close', leftEarly);
       let first;
       try {
         first = await turn.next();
@@ -150,6 +156,8 @@ export async function chatRoutes(
         turn.cancel();
         turn.close();
         throw error;
+      } finally {
+        reply.raw.off('close', leftEarly);
       }
       if (first.type !== 'start') {
         turn.close();
