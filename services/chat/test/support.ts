@@ -160,16 +160,21 @@ export async function runTurn(
   await done;
   clearTimeout(timer);
   sub.unsubscribe();
-  const find = <T extends ChatStreamMessage['type']>(type: T) =>
-    (messages.find((m) => m.type === type) as Extract<ChatStreamMessage, { type: T }> | undefined)
-      ?.data ?? null;
+  let start: TurnResult['start'] = null;
+  let end: TurnResult['end'] = null;
+  let error: TurnResult['error'] = null;
+  for (const m of messages) {
+    if (m.type === 'start') start = m.data;
+    if (m.type === 'end') end = m.data;
+    if (m.type === 'error') error = m.data;
+  }
   return {
     reply,
     messages,
     text: messages.flatMap((m) => (m.type === 'chunk' ? [m.data.text] : [])).join(''),
-    start: find('start') as TurnResult['start'],
-    end: find('end') as TurnResult['end'],
-    error: find('error') as TurnResult['error'],
+    start,
+    end,
+    error,
   };
 }
 
