@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHtml, freePort, sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem, type ServiceName } from './support/system.js';
 import { readEvents, signIn, upload, type Session } from './support/client.js';
+import { chat } from './support/chat.js';
 import {
   descendants,
   printTree,
@@ -148,6 +149,37 @@ describe('one upload in one trace', () => {
     expect(all).not.toContain(CANARY);
     expect(all).not.toContain(user.token);
     expect(all).not.toContain(user.refresh);
+  });
+});
+
+describe('one chat turn in one trace', () => {
+  it('runs from the HTTP request to the chat service over NATS, with its retrieval and database calls', async () => {
+    const answer = await chat(system, user, {
+      report_id: reportId,
+      message: 'What did the inspector note in the loft?',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.end).not.toBeNull();
+    const turn = await until('the chat turn span', () =>
+      otlp.spans.find((s) => s.name === 'chat turn' && s.attributes['report.id'] === reportId),
+    );
+    let tree: SpanNode | null = null;
+    await until('the whole chat trace', () => {
+      tree = spanTree(otlp.spans, turn.traceId);
+      return tree && tree.span.service === 'gateway' ? true : undefined;
+    });
+    const root = tree! as SpanNode;
+    process.stdout.write(
+      `span tree of one chat turn (trace ${turn.traceId}):\n${printTree(root).join('\n')}\n`,
+    );
+    expect(root.span.name).toMatch(/^POST/);
+    const turnNode = below(root, 'chat turn');
+    expect(turnNode.span.service).toBe('chat');
+    const nodes = descendants(turnNode);
+    expect(nodes.some((n) => n.span.service === 'chat' && n.span.name.startsWith('pg.query'))).toBe(
+      true,
+    );
+    expect(nodes.some((n) => n.span.service === 'retrieval')).toBe(true);
   });
 });
 

@@ -13,3 +13,4 @@ export * from './secrets/secretBox.js';
 export * from './telemetry/observability.js';
 export * from './pipeline/watchdog.js';
 export * from './nats/commands.js';
+export * from './nats/traceHeaders.js';

@@ -5,7 +5,7 @@ import {
   type RetrieveRequest,
   type RetrieveResponse,
 } from '@reports/contracts';
-import type { NatsConnection } from '@reports/platform';
+import { inClientSpan, traceHeaders, type NatsConnection } from '@reports/platform';
 
 /** Folder retrieval, as the turn needs it. */
 export interface Retrieval {
@@ -24,7 +24,12 @@ export function natsRetrieval(nc: NatsConnection, timeoutMs = RETRIEVE_TIMEOUT_M
     async retrieve(request) {
       let reply;
       try {
-        reply = await nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), { timeout: timeoutMs });
+        reply = await inClientSpan(RETRIEVE_SUBJECT, () =>
+          nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), {
+            timeout: timeoutMs,
+            headers: traceHeaders(),
+          }),
+        );
       } catch (error) {
         throw new AppError('service_unavailable', 'the retrieval service did not answer', {
           cause: error,

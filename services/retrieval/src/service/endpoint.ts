@@ -8,7 +8,7 @@ import {
   RetrieveRequest,
   type ErrorBody,
 } from '@reports/contracts';
-import type { NatsConnection } from '@reports/platform';
+import { inServerSpan, type NatsConnection } from '@reports/platform';
 import { retrieve, type RetrievalDeps } from '../retrieve/retrieve.js';
 
 /** Queue group of the endpoint: each request goes to one replica. */
@@ -64,7 +64,8 @@ export async function startRetrievalEndpoint(
         deps.logger.error({ err: error.message }, 'retrieve endpoint stopped');
         return;
       }
-      void (async () => {
+      // The caller's trace continues here (W3C traceparent in the request headers).
+      void inServerSpan(RETRIEVE_SUBJECT, msg.headers, async () => {
         try {
           const response = await retrieve(deps, decode(msg));
           msg.respond(JSON.stringify(response));
@@ -75,7 +76,7 @@ export async function startRetrievalEndpoint(
           }
           msg.respondError(reply.status, reply.body.detail, JSON.stringify(reply.body));
         }
-      })();
+      });
     },
   });
   return service;
