@@ -435,8 +435,15 @@ describe('POST /chat when things break mid-answer', () => {
 
   it('ends the stream with an error event when the chat service dies mid-answer', async () => {
     openai.script({ kind: 'drip', chunkDelayMs: 1000 });
-    const pending = chat(system, alice, { report_id: survey, message: 'Roof?' });
-    await new Promise((r) => setTimeout(r, 1500));
+    let answering: () => void = () => undefined;
+    const firstChunk = new Promise<void>((resolve) => (answering = resolve));
+    const pending = chat(
+      system,
+      alice,
+      { report_id: survey, message: 'Roof?' },
+      { onEvent: (e) => e.event === 'chunk' && answering() },
+    );
+    await firstChunk;
     await system.kill('chat');
     try {
       const res = await pending;

@@ -38,7 +38,13 @@ export async function chat(
   system: RunningSystem,
   session: Session,
   body: Partial<ChatRequest> & Record<string, unknown>,
-  opts: { abortAfterChunks?: number; timeoutMs?: number; headers?: Record<string, string> } = {},
+  opts: {
+    abortAfterChunks?: number;
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+    /** Called with each event as it arrives. */
+    onEvent?: (event: ChatEvent) => void;
+  } = {},
 ): Promise<ChatAnswer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 90_000);
@@ -83,6 +89,7 @@ export async function chat(
         if (!name || data === undefined) continue;
         const event = { event: name, data: JSON.parse(data) } as ChatEvent;
         answer.events.push(event);
+        opts.onEvent?.(event);
         if (event.event === 'chunk') {
           chunks += 1;
           answer.text += event.data.text;
