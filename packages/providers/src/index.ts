@@ -13,3 +13,4 @@ export * from './text/chatModel.js';
 export * from './text/openAiChatModel.js';
 export * from './text/mistralChatModel.js';
 export * from './text/localExtractive.js';
+export * from './pricing/tokenPrices.js';

@@ -1,10 +1,5 @@
+import { lookupTokenPrice, type TokenPrice } from '@reports/providers';
 import type { ModelUsage } from './annotator.js';
-
-/** Price of a vision model in cents per million tokens (integer minor units). */
-export interface TokenPrice {
-  inputCentsPerMTok: number;
-  outputCentsPerMTok: number;
-}
 
 /**
  * Public list prices when written (docs/adr/017). A dated model name
@@ -29,12 +24,7 @@ export const VISION_PRICES: Readonly<Record<string, TokenPrice>> = {
 
 /** The listed price of a model (exact name, else the longest listed prefix), or null. */
 export function priceOf(model: string): TokenPrice | null {
-  const name = model.toLowerCase().replace(/^models\//, '');
-  if (VISION_PRICES[name]) return VISION_PRICES[name];
-  const prefix = Object.keys(VISION_PRICES)
-    .filter((p) => name.startsWith(p))
-    .sort((a, b) => b.length - a.length)[0];
-  return prefix ? VISION_PRICES[prefix]! : null;
+  return lookupTokenPrice(VISION_PRICES, model);
 }
 
 /**

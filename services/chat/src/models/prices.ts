@@ -1,10 +1,5 @@
+import { lookupTokenPrice, type TokenPrice } from '@reports/providers';
 import type { ChatUsage } from '@reports/contracts';
-
-/** Price of a chat model in cents per million tokens (integer minor units). */
-export interface TokenPrice {
-  inputCentsPerMTok: number;
-  outputCentsPerMTok: number;
-}
 
 /**
  * Public list prices when written (docs/adr/041). A dated model name
@@ -32,12 +27,7 @@ export const CHAT_PRICES: Readonly<Record<string, TokenPrice>> = {
 
 /** The listed price of a model (exact name, else the longest listed prefix), or null. Pure. */
 export function chatPriceOf(model: string): TokenPrice | null {
-  const name = model.toLowerCase().replace(/^models\//, '');
-  if (CHAT_PRICES[name]) return CHAT_PRICES[name];
-  const prefix = Object.keys(CHAT_PRICES)
-    .filter((p) => name.startsWith(p))
-    .sort((a, b) => b.length - a.length)[0];
-  return prefix ? CHAT_PRICES[prefix]! : null;
+  return lookupTokenPrice(CHAT_PRICES, model);
 }
 
 /** Tokens of one call, as the provider reported them (null: it did not). */
