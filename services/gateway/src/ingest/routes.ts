@@ -9,19 +9,11 @@ import {
   IngestStatus,
   ParsedSectionList,
   ReportIdParams,
-  stageMessageId,
 } from '@reports/contracts';
-import { newEvent, publishEvent } from '@reports/platform';
 import type { GatewayDeps } from '../app.js';
 import { currentUser } from '../auth/types.js';
-import {
-  deleteReportRow,
-  findStatus,
-  insertReport,
-  isTenantMember,
-  listSections,
-} from './reports.js';
-import { newReportId, storeUpload, type StoredUpload } from './upload.js';
+import { deleteReportRow, findStatus, isTenantMember, listSections } from './reports.js';
+import { recordUpload, submitUpload } from './accept.js';
 import { streamReportEvents } from './events.js';
 
 const errors = { 401: ErrorBody, 404: ErrorBody };
@@ -63,62 +55,9 @@ export async function ingestRoutes(
     },
     async (request, reply) => {
       const user = currentUser(request);
-      if (!request.isMultipart()) {
-        throw new AppError(
-          'unsupported_media_type',
-          'unsupported media type: send multipart/form-data',
-        );
-      }
-      const id = newReportId();
-      let upload: StoredUpload | null = null;
-      let title: string | null = null;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || upload) {
-            part.file.resume();
-            continue;
-          }
-          upload = await storeUpload(part, {
-            objectStore: deps.objectStore,
-            config: deps.config,
-            keyPrefix: `tenants/${user.tenant_id}/reports/${id}`,
-          });
-        } else if (part.fieldname === 'title' && typeof part.value === 'string') {
-          title = part.value.trim().slice(0, 500) || null;
-        }
-      }
-      if (!upload) throw new AppError('missing_file');
-
-      await insertReport(deps.pool, { id, user, title, upload });
-      const event = newEvent(
-        'ReportUploaded',
-        {
-          tenant_id: user.tenant_id,
-          report_id: id,
-          target_kind: 'report',
-          target_id: id,
-          generation: 1,
-          correlation_id: id,
-          causation_id: null,
-        },
-        {
-          filename: upload.filename,
-          content_type: upload.contentType,
-          size_bytes: upload.sizeBytes,
-          object_key: upload.objectKey,
-          sha256: upload.sha256,
-          title,
-        },
-      );
-      try {
-        await publishEvent(deps.nats.js, event, stageMessageId(id, 'upload', 1));
-      } catch (error) {
-        // Not accepted unless the pipeline has it: undo the record and say so.
-        request.log.error({ err: error, report_id: id }, 'could not publish ReportUploaded');
-        await deleteReportRow(deps.pool, user.tenant_id, id);
-        await deps.objectStore.delete(upload.objectKey).catch(() => undefined);
-        throw new AppError('service_unavailable', 'the processing queue is unavailable; try again');
-      }
+      const recorded = await recordUpload(request, deps, user);
+      await submitUpload(deps, user, recorded, request.log);
+      const { id, upload, title } = recorded;
       return reply.status(202).send({
         id,
         status: 'uploaded' as const,

@@ -16,7 +16,8 @@ import type { GatewayDeps } from '../app.js';
 import { currentUser } from '../auth/types.js';
 import { LIMITS } from '../http/rateLimit.js';
 import { findReportDetail, findSection, listReports, listSectionInfos } from './queries.js';
-import { recordUpload, submitUpload, watchReport } from './syncUpload.js';
+import { recordUpload, submitUpload } from '../ingest/accept.js';
+import { watchReport } from './syncUpload.js';
 
 const security = [{ bearerAuth: [] }];
 const errors = { 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };

@@ -1,0 +1,91 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, stageMessageId } from '@reports/contracts';
+import { newEvent, publishEvent } from '@reports/platform';
+import type { GatewayDeps } from '../app.js';
+import type { AuthUser } from '../auth/types.js';
+import { deleteReportRow, insertReport } from './reports.js';
+import { newReportId, storeUpload, type StoredUpload } from './upload.js';
+
+/** A report stored and recorded, not yet handed to the pipeline. */
+export interface RecordedUpload {
+  id: string;
+  upload: StoredUpload;
+  title: string | null;
+}
+
+/**
+ * Reads a multipart upload as `POST /ingest` does (file checked by its bytes,
+ * 50 MB cap while streaming, optional `title`), stores it and inserts the
+ * report record.
+ */
+export async function recordUpload(
+  request: FastifyRequest,
+  deps: Pick<GatewayDeps, 'objectStore' | 'config' | 'pool'>,
+  user: AuthUser,
+): Promise<RecordedUpload> {
+  if (!request.isMultipart()) {
+    throw new AppError(
+      'unsupported_media_type',
+      'unsupported media type: send multipart/form-data',
+    );
+  }
+  const id = newReportId();
+  let upload: StoredUpload | null = null;
+  let title: string | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || upload) {
+        part.file.resume();
+        continue;
+      }
+      upload = await storeUpload(part, {
+        objectStore: deps.objectStore,
+        config: deps.config,
+        keyPrefix: `tenants/${user.tenant_id}/reports/${id}`,
+      });
+    } else if (part.fieldname === 'title' && typeof part.value === 'string') {
+      title = part.value.trim().slice(0, 500) || null;
+    }
+  }
+  if (!upload) throw new AppError('missing_file');
+  await insertReport(deps.pool, { id, user, title, upload });
+  return { id, upload, title };
+}
+
+/** Publishes `ReportUploaded`; when that fails the record and object are removed and the answer is 503. */
+export async function submitUpload(
+  deps: Pick<GatewayDeps, 'objectStore' | 'pool' | 'nats'>,
+  user: AuthUser,
+  recorded: RecordedUpload,
+  log: FastifyRequest['log'],
+): Promise<void> {
+  const { id, upload, title } = recorded;
+  const event = newEvent(
+    'ReportUploaded',
+    {
+      tenant_id: user.tenant_id,
+      report_id: id,
+      target_kind: 'report',
+      target_id: id,
+      generation: 1,
+      correlation_id: id,
+      causation_id: null,
+    },
+    {
+      filename: upload.filename,
+      content_type: upload.contentType,
+      size_bytes: upload.sizeBytes,
+      object_key: upload.objectKey,
+      sha256: upload.sha256,
+      title,
+    },
+  );
+  try {
+    await publishEvent(deps.nats.js, event, stageMessageId(id, 'upload', 1));
+  } catch (error) {
+    log.error({ err: error, report_id: id }, 'could not publish ReportUploaded');
+    await deleteReportRow(deps.pool, user.tenant_id, id);
+    await deps.objectStore.delete(upload.objectKey).catch(() => undefined);
+    throw new AppError('service_unavailable', 'the processing queue is unavailable; try again');
+  }
+}
