@@ -13,7 +13,7 @@ import {
 import type { GatewayDeps } from '../app.js';
 import { currentUser } from '../auth/types.js';
 import { isTenantMember, reportExists } from '../ingest/reports.js';
-import { storeUpload, type StoredUpload } from '../ingest/upload.js';
+import { readUploadForm, storeUpload } from '../ingest/upload.js';
 import { deleteUserUpload, findAttachment, insertAttachment, listAttachments } from './store.js';
 import { publishAttachmentUploaded } from './publish.js';
 
@@ -68,31 +68,14 @@ export async function attachmentRoutes(
       if (!(await reportExists(deps.pool, user.tenant_id, reportId))) {
         throw new AppError('not_found', 'report not found');
       }
-      if (!request.isMultipart()) {
-        throw new AppError(
-          'unsupported_media_type',
-          'unsupported media type: send multipart/form-data',
-        );
-      }
       const id = randomUUID();
-      let upload: StoredUpload | null = null;
-      const fields: Record<string, unknown> = {};
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || upload) {
-            part.file.resume();
-            continue;
-          }
-          upload = await storeUpload(part, {
-            objectStore: deps.objectStore,
-            config: deps.config,
-            keyPrefix: `tenants/${user.tenant_id}/reports/${reportId}/attachments/${id}`,
-          });
-        } else {
-          fields[part.fieldname] = part.value;
-        }
-      }
-      if (!upload) throw new AppError('missing_file');
+      const { upload, fields } = await readUploadForm(request, (file) =>
+        storeUpload(file, {
+          objectStore: deps.objectStore,
+          config: deps.config,
+          keyPrefix: `tenants/${user.tenant_id}/reports/${reportId}/attachments/${id}`,
+        }),
+      );
       const { attachment } = await insertAttachment(deps.pool, {
         id,
         tenantId: user.tenant_id,

@@ -4,7 +4,7 @@ import { newEvent, publishEvent } from '@reports/platform';
 import type { GatewayDeps } from '../app.js';
 import type { AuthUser } from '../auth/types.js';
 import { deleteReportRow, insertReport } from './reports.js';
-import { newReportId, storeUpload, type StoredUpload } from './upload.js';
+import { newReportId, readUploadForm, storeUpload, type StoredUpload } from './upload.js';
 
 /** A report stored and recorded, not yet handed to the pipeline. */
 export interface RecordedUpload {
@@ -23,31 +23,15 @@ export async function recordUpload(
   deps: Pick<GatewayDeps, 'objectStore' | 'config' | 'pool'>,
   user: AuthUser,
 ): Promise<RecordedUpload> {
-  if (!request.isMultipart()) {
-    throw new AppError(
-      'unsupported_media_type',
-      'unsupported media type: send multipart/form-data',
-    );
-  }
   const id = newReportId();
-  let upload: StoredUpload | null = null;
-  let title: string | null = null;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file' || upload) {
-        part.file.resume();
-        continue;
-      }
-      upload = await storeUpload(part, {
-        objectStore: deps.objectStore,
-        config: deps.config,
-        keyPrefix: `tenants/${user.tenant_id}/reports/${id}`,
-      });
-    } else if (part.fieldname === 'title' && typeof part.value === 'string') {
-      title = part.value.trim().slice(0, 500) || null;
-    }
-  }
-  if (!upload) throw new AppError('missing_file');
+  const { upload, fields } = await readUploadForm(request, (file) =>
+    storeUpload(file, {
+      objectStore: deps.objectStore,
+      config: deps.config,
+      keyPrefix: `tenants/${user.tenant_id}/reports/${id}`,
+    }),
+  );
+  const title = typeof fields.title === 'string' ? fields.title.trim().slice(0, 500) || null : null;
   await insertReport(deps.pool, { id, user, title, upload });
   return { id, upload, title };
 }

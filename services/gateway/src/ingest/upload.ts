@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { createHash, randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
@@ -139,4 +140,36 @@ export async function storeUpload(
 
 export function newReportId(): string {
   return randomUUID();
+}
+
+/**
+ * Reads a multipart upload form: the first `file` part goes to `store` (while the
+ * request streams), other fields are collected. 415 when the body is not
+ * multipart, 400 `missing_file` when no file part came.
+ */
+export async function readUploadForm(
+  request: FastifyRequest,
+  store: (file: MultipartFile) => Promise<StoredUpload>,
+): Promise<{ upload: StoredUpload; fields: Record<string, unknown> }> {
+  if (!request.isMultipart()) {
+    throw new AppError(
+      'unsupported_media_type',
+      'unsupported media type: send multipart/form-data',
+    );
+  }
+  let upload: StoredUpload | null = null;
+  const fields: Record<string, unknown> = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || upload) {
+        part.file.resume();
+        continue;
+      }
+      upload = await store(part);
+    } else {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  if (!upload) throw new AppError('missing_file');
+  return { upload, fields };
 }
