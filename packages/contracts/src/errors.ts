@@ -19,7 +19,7 @@ export const ERRORS = {
     detail: 'partner attachments are immutable; only user uploads can be deleted',
   },
   file_too_large: { status: 413, detail: 'the file is larger than 50 MB' },
-  body_too_large: { status: 413, detail: 'the request body is larger than 1 MiB' },
+  body_too_large: { status: 400, detail: 'the request body is larger than 1 MiB' },
   unsupported_media_type: { status: 415, detail: 'unsupported media type' },
   validation_failed: { status: 422, detail: 'request validation failed' },
   ingestion_failed: { status: 422, detail: 'the report could not be processed' },

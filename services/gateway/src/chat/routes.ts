@@ -125,7 +125,6 @@ export async function chatRoutes(
           400: ErrorBody,
           401: ErrorBody,
           404: ErrorBody,
-          413: ErrorBody,
           422: ErrorBody,
           429: ErrorBody,
           503: ErrorBody,

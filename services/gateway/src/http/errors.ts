@@ -46,8 +46,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(body('bad_request', 'the request body is not valid JSON'));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      // The JSON body limit (1 MiB), not the upload cap: uploads are streamed and answer file_too_large.
-      return reply.status(413).send(body('body_too_large'));
+      // The JSON body limit (1 MiB), not the upload cap: uploads are streamed and answer
+      // 413 file_too_large. A JSON body too large is a bad request (400), as issue 6 asks.
+      return reply.status(400).send(body('body_too_large'));
     }
     if (status === 400 && error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.status(422).send(body('validation_failed', 'the request body is empty'));
