@@ -36,3 +36,14 @@ describe('LocalEmbedder', () => {
     expect(v!.every((x) => x === 0)).toBe(true);
   });
 });
+
+describe('LocalEmbedder and function words', () => {
+  it('ignores English stopwords, which carry no topic without corpus statistics', async () => {
+    const embedder = new LocalEmbedder();
+    const [a, b] = await embedder.embed([
+      'the condition of the roof is poor',
+      'condition roof poor',
+    ]);
+    expect(a).toEqual(b);
+  });
+});

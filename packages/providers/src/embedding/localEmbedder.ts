@@ -1,4 +1,8 @@
+import { eng as ENGLISH_STOPWORDS } from 'stopword';
 import { EMBEDDING_DIMENSIONS, normalise, type Embedder } from './embedder.js';
+
+// Function words carry no topic; without corpus statistics (no IDF) they would dominate.
+const STOPWORDS: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
 
 /** Lowercased words with accents removed, the same folding the keyword leg uses. */
 export function foldWords(text: string): string[] {
@@ -41,7 +45,7 @@ export class LocalEmbedder implements Embedder {
   }
 
   embedOne(text: string): number[] {
-    const words = foldWords(text);
+    const words = foldWords(text).filter((w) => !STOPWORDS.has(w));
     const counts = new Map<string, number>();
     const bump = (f: string) => counts.set(f, (counts.get(f) ?? 0) + 1);
     for (let i = 0; i < words.length; i++) {
