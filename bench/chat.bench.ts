@@ -13,6 +13,7 @@ import { OpenAIChatModel } from '@reports/providers';
 import { buildHtml, sampleReportSpec, startFakeChatModel } from '@reports/test-support';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
+import { distribution, type Distribution } from './support/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
@@ -42,36 +43,6 @@ const QUESTIONS = [
   'what should be done about the windows',
   'how old is the heating system and boiler',
 ];
-
-interface Distribution {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
-}
-
-function distribution(values: readonly number[]): Distribution {
-  const sorted = [...values].sort((a, b) => a - b);
-  const r = (x: number) => Math.round(x * 100) / 100;
-  return {
-    n: sorted.length,
-    p50: r(percentile(sorted, 50)),
-    p95: r(percentile(sorted, 95)),
-    p99: r(percentile(sorted, 99)),
-    max: r(sorted.at(-1) ?? NaN),
-    mean: r(sorted.reduce((a, b) => a + b, 0) / Math.max(sorted.length, 1)),
-  };
-}
 
 /**
  * One direct streaming call to the fake, through the same adapter the chat service uses (the

@@ -19,6 +19,7 @@ import { BM25_SQL, VECTOR_SQL } from '@reports/search';
 import { sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn } from '../test/support/client.js';
+import { distribution, type Distribution } from './support/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
@@ -67,36 +68,6 @@ const QUERIES = [
   'plumbing leaks under the kitchen sink',
   'fire safety and smoke alarms',
 ];
-
-interface Distribution {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
-}
-
-function distribution(values: readonly number[]): Distribution {
-  const sorted = [...values].sort((a, b) => a - b);
-  const r = (x: number) => Math.round(x * 100) / 100;
-  return {
-    n: sorted.length,
-    p50: r(percentile(sorted, 50)),
-    p95: r(percentile(sorted, 95)),
-    p99: r(percentile(sorted, 99)),
-    max: r(sorted.at(-1) ?? NaN),
-    mean: r(sorted.reduce((a, b) => a + b, 0) / Math.max(sorted.length, 1)),
-  };
-}
 
 /** Folder chunk texts: paragraphs of generated survey reports, about 120-250 words each. */
 function folderTexts(count: number): string[] {
