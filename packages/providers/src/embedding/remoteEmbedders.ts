@@ -30,6 +30,28 @@ export const DEFAULT_RETRY: RetryOptions = {
   timeoutMs: 60_000,
 };
 
+/**
+ * Per-request retry options of the Mistral SDK for `retry`: exponential backoff on 429 and
+ * 5xx and on connection errors. The SDK retries until a time has passed (it has no attempt
+ * count): about `maxRetries` doublings of the first backoff plus its jitter (up to 1 s each).
+ */
+export function mistralRequestRetries(retry: RetryOptions) {
+  return {
+    retries: {
+      strategy: 'backoff' as const,
+      backoff: {
+        initialInterval: retry.initialBackoffMs,
+        maxInterval: Math.max(retry.initialBackoffMs * 16, 1000),
+        exponent: 2,
+        maxElapsedTime:
+          retry.initialBackoffMs * 2 ** (retry.maxRetries + 1) + retry.maxRetries * 1000,
+      },
+      retryConnectionErrors: true,
+    },
+    retryCodes: ['429', '500', '502', '503', '504'],
+  };
+}
+
 function checkVectors(raw: unknown[], count: number, provider: string): number[][] {
   if (raw.length !== count) {
     throw new EmbeddingProviderError(
@@ -164,21 +186,7 @@ export class MistralEmbedder implements Embedder {
         { model: this.model, inputs: texts },
         {
           fetchOptions: signal ? { signal } : undefined,
-          retries: {
-            strategy: 'backoff',
-            backoff: {
-              initialInterval: this.retry.initialBackoffMs,
-              maxInterval: Math.max(this.retry.initialBackoffMs * 16, 1000),
-              exponent: 2,
-              // The SDK retries until this much time has passed (it has no attempt count): about
-              // maxRetries doublings of the first backoff, plus its random jitter (up to 1 s each).
-              maxElapsedTime:
-                this.retry.initialBackoffMs * 2 ** (this.retry.maxRetries + 1) +
-                this.retry.maxRetries * 1000,
-            },
-            retryConnectionErrors: true,
-          },
-          retryCodes: ['429', '500', '502', '503', '504'],
+          ...mistralRequestRetries(this.retry),
         },
       );
       data = res.data;

@@ -1,6 +1,10 @@
 import OpenAI from 'openai';
 import { Mistral } from '@mistralai/mistralai';
-import { DEFAULT_RETRY, type RetryOptions } from '../embedding/remoteEmbedders.js';
+import {
+  DEFAULT_RETRY,
+  mistralRequestRetries,
+  type RetryOptions,
+} from '../embedding/remoteEmbedders.js';
 
 /** One non-streaming completion request. */
 export interface CompletionRequest {
@@ -120,19 +124,7 @@ export class MistralTextGenerator implements TextGenerator {
         },
         {
           fetchOptions: r.signal ? { signal: r.signal } : undefined,
-          retries: {
-            strategy: 'backoff',
-            backoff: {
-              initialInterval: this.retry.initialBackoffMs,
-              maxInterval: Math.max(this.retry.initialBackoffMs * 16, 1000),
-              exponent: 2,
-              maxElapsedTime:
-                this.retry.initialBackoffMs * 2 ** (this.retry.maxRetries + 1) +
-                this.retry.maxRetries * 1000,
-            },
-            retryConnectionErrors: true,
-          },
-          retryCodes: ['429', '500', '502', '503', '504'],
+          ...mistralRequestRetries(this.retry),
         },
       );
       const content = res.choices?.[0]?.message?.content;
