@@ -197,6 +197,45 @@ describe('consumer loop', () => {
     expect(await h.pending()).toBe(0);
   });
 
+  it('does not let a message fetched while every handler is busy be redelivered after the ack wait', async () => {
+    const h = await harness(() => ({ outcome: 'done' }));
+    await h.handle.stop();
+    const handled: Array<{ body: string; delivery: number }> = [];
+    // Two handlers at a time, each taking well past the ack wait (1 s): a message that waits for
+    // the handler must be neither redelivered nor handled twice.
+    await ensureDurableConsumer(nats.jsm, {
+      stream: `T${n}`,
+      durable: 'worker',
+      filterSubject: `t${n}.>`,
+      ackWaitMs: 1000,
+      maxDeliver: 5,
+      maxAckPending: 10,
+    });
+    const slow = await startConsumer<string>({
+      js: nats.js,
+      stream: `T${n}`,
+      durable: 'worker',
+      decode: (msg) => msg.string(),
+      async handle(body, ctx) {
+        handled.push({ body, delivery: ctx.deliveryCount });
+        await new Promise((r) => setTimeout(r, 1800));
+        return { outcome: 'done' };
+      },
+      concurrency: 2,
+      maxDeliver: 3,
+      ackWaitMs: 1000,
+      timeoutMs: 10_000,
+      logger,
+    });
+    const bodies = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
+    for (const body of bodies) await h.publish(body);
+    await eventually(async () => (await h.pending()) === 0 && (await h.unacked()) === 0, 20_000);
+    await new Promise((r) => setTimeout(r, 1500)); // a redelivery would show by now
+    await slow.stop();
+    expect(handled.map((d) => d.body).sort()).toEqual(bodies);
+    expect(handled.every((d) => d.delivery === 1)).toBe(true);
+  });
+
   it('provisions streams and consumers idempotently', async () => {
     const spec = { name: 'IDEM', subjects: ['idem.>'], replicas: 1, duplicateWindowMs: 60_000 };
     await ensureStream(nats.jsm, spec);
