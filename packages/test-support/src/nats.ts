@@ -51,9 +51,11 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
  * directory, so streams and consumers never collide with another test or with
  * a running system.
  */
-export async function startNatsServer(): Promise<TestNatsServer> {
-  const storeDir = await mkdtemp(path.join(os.tmpdir(), 'nats-test-'));
-  const port = await freePort();
+export async function startNatsServer(
+  opts: { port?: number; storeDir?: string } = {},
+): Promise<TestNatsServer> {
+  const storeDir = opts.storeDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nats-test-')));
+  const port = opts.port ?? (await freePort());
   const child = spawn(
     NATS_SERVER_BIN,
     ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],

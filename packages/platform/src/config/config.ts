@@ -28,6 +28,8 @@ export const ConfigSchema = z.object({
   DATABASE_POOL_MAX: int(1, 200).default(10),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   NATS_STREAM_REPLICAS: int(1, 5).default(1),
+  /** Longest pause between attempts to reach NATS at start-up (the pause doubles up to it). */
+  NATS_CONNECT_BACKOFF_MAX_MS: int(100, 300_000).default(10_000),
   OBJECT_STORE_URL: optionalString,
   S3_ENDPOINT: optionalString,
   S3_ACCESS_KEY: optionalString,

@@ -34,6 +34,45 @@ export async function connectNats(url: string, name: string): Promise<Nats> {
   return { nc, js: jetstream(nc), jsm };
 }
 
+export interface ConnectRetryOptions {
+  /** First pause after a failed attempt; it doubles up to maxDelayMs. Default 250 ms. */
+  initialDelayMs?: number;
+  maxDelayMs: number;
+  /** Told about every failed attempt and the pause before the next. */
+  onRetry(info: { attempt: number; delay_ms: number; err: string }): void;
+  /** Gives up when aborted (the service is being stopped while still starting). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Connects to NATS and runs `setup` (provisioning), retrying both with exponential backoff
+ * until they succeed: a service started while NATS is down, or while a JetStream cluster
+ * has no leader yet, waits for it instead of exiting.
+ */
+export async function connectNatsWithRetry(
+  url: string,
+  name: string,
+  setup: (nats: Nats) => Promise<void>,
+  opts: ConnectRetryOptions,
+): Promise<Nats> {
+  let delay = opts.initialDelayMs ?? 250;
+  for (let attempt = 1; ; attempt += 1) {
+    opts.signal?.throwIfAborted();
+    let nats: Nats | undefined;
+    try {
+      nats = await connectNats(url, name);
+      await setup(nats);
+      return nats;
+    } catch (error) {
+      await nats?.nc.close().catch(() => undefined);
+      const err = error instanceof Error ? error.message : String(error);
+      opts.onRetry({ attempt, delay_ms: delay, err });
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, opts.maxDelayMs);
+    }
+  }
+}
+
 export interface StreamSpec {
   name: string;
   subjects: string[];

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { loadConfig, objectStoreUrl, type Config } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
-import { connectNats, type Nats } from '../nats/connection.js';
+import { connectNatsWithRetry, type Nats } from '../nats/connection.js';
 import { provisionReportsStream } from '../nats/events.js';
 import { createPool, type Pool } from '../postgres/pool.js';
 import { createObjectStore, type ObjectStore } from '../objectstore/index.js';
@@ -46,8 +46,16 @@ export async function createRuntime(
   const config = loadConfig(env);
   const logger = createLogger(name, config.LOG_LEVEL);
   const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_MAX);
-  const nats = await connectNats(config.NATS_URL, name);
-  await provisionReportsStream(nats.jsm, config.NATS_STREAM_REPLICAS);
+  // NATS down at start-up is waited for (with backoff, logged), not a reason to exit.
+  const nats = await connectNatsWithRetry(
+    config.NATS_URL,
+    name,
+    (n) => provisionReportsStream(n.jsm, config.NATS_STREAM_REPLICAS),
+    {
+      maxDelayMs: config.NATS_CONNECT_BACKOFF_MAX_MS,
+      onRetry: (info) => logger.warn(info, 'NATS not reachable yet; retrying'),
+    },
+  );
   const objectStore = createObjectStore({
     url: objectStoreUrl(config),
     s3Endpoint: config.S3_ENDPOINT,
