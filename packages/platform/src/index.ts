@@ -6,6 +6,7 @@ export * from './nats/connection.js';
 export * from './nats/events.js';
 export * from './nats/consumer.js';
 export * from './pipeline/stage.js';
+export * from './pipeline/outputs.js';
 export * from './objectstore/index.js';
 export * from './service/runtime.js';
 export * from './nats/rpc.js';

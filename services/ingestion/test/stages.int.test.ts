@@ -119,13 +119,13 @@ describe('scan stage', () => {
 });
 
 describe('parse stage', () => {
-  it('replaces its earlier output when run twice: no duplicate sections or tables', async () => {
+  it('gives the same answer when run twice: no duplicate sections or tables', async () => {
     const spec = sampleReportSpec({ sections: 4 });
     const id = await givenReport(buildHtml(spec), 'html');
     const stage = parseStage({ pool: db.pool, objectStore: store });
     const first = await stage.run(scanned(id, 'html'), ctx);
     const second = await stage.run(scanned(id, 'html'), ctx);
-    expect(second).toEqual(first);
+    expect(parsedData(second)).toEqual(parsedData(first));
     const { rows } = await db.pool.query<{ n: number; t: number }>(
       `SELECT (SELECT count(*)::int FROM sections WHERE report_id = $1) AS n, (SELECT count(*)::int FROM report_tables WHERE report_id = $1) AS t`,
       [id],
@@ -135,6 +135,60 @@ describe('parse stage', () => {
     expect(rows[0]!.t).toBe(data.tables);
     const report = await db.pool.query('SELECT parsed_markdown FROM reports WHERE id = $1', [id]);
     expect(report.rows[0].parsed_markdown).toContain(`# ${spec.sections[1]!.heading}\n`);
+  });
+
+  it('leaves the output of its generation untouched when run again after the downstream stages used it', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec({ sections: 3 })), 'html');
+    const stage = parseStage({ pool: db.pool, objectStore: store });
+    const first = await stage.run(scanned(id, 'html'), ctx);
+    const sectionIds = async () =>
+      (
+        await db.pool.query<{ id: string }>(
+          'SELECT id FROM sections WHERE target_id = $1 ORDER BY order_in_doc',
+          [id],
+        )
+      ).rows.map((r) => r.id);
+    const before = await sectionIds();
+    // The embed stage's output of this generation: a chunk of the first section.
+    await db.pool.query(
+      `INSERT INTO chunks (id, tenant_id, report_id, target_id, section_id, content, content_tokens, order_in_doc)
+       VALUES ($1, $2, $3, $3, $4, 'text', 1, 0)`,
+      [randomUUID(), tenant, id, before[0]],
+    );
+    // A second attempt of the same generation (a redelivery after the ack wait).
+    const again = await stage.run(scanned(id, 'html'), { ...ctx, deliveryCount: 2 });
+    expect(parsedData(again)).toEqual(parsedData(first));
+    expect(await sectionIds()).toEqual(before);
+    const chunks = await db.pool.query('SELECT 1 FROM chunks WHERE target_id = $1', [id]);
+    expect(chunks.rowCount).toBe(1);
+  });
+
+  it('writes the output once when two attempts of one generation run at the same time', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec({ sections: 5 })), 'html');
+    const stage = parseStage({ pool: db.pool, objectStore: store });
+    const results = await Promise.all([
+      stage.run(scanned(id, 'html'), ctx),
+      stage.run(scanned(id, 'html'), { ...ctx, deliveryCount: 2 }),
+    ]);
+    expect(parsedData(results[1]!)).toEqual(parsedData(results[0]!));
+    const { rows } = await db.pool.query<{ n: number; outputs: number }>(
+      `SELECT (SELECT count(*)::int FROM sections WHERE target_id = $1) AS n,
+              (SELECT count(*)::int FROM stage_outputs WHERE target_id = $1 AND stage = 'parse') AS outputs`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ n: parsedData(results[0]!).sections, outputs: 1 });
+  });
+
+  it('writes nothing for an attempt of an older generation than the one whose output is committed', async () => {
+    const id = await givenReport(buildHtml(sampleReportSpec({ sections: 2 })), 'html');
+    const stage = parseStage({ pool: db.pool, objectStore: store });
+    const newer = { ...scanned(id, 'html'), generation: 2 };
+    await stage.run(newer, ctx);
+    const before = await db.pool.query('SELECT id FROM sections WHERE target_id = $1', [id]);
+    const stale = await stage.run(scanned(id, 'html'), ctx);
+    expect(stale).toEqual({ outcome: 'skipped', reason: 'generation 2 has newer output' });
+    const after = await db.pool.query('SELECT id FROM sections WHERE target_id = $1', [id]);
+    expect(after.rows).toEqual(before.rows);
   });
 
   it('fails a damaged PDF with a message for people, without retrying', async () => {
