@@ -368,3 +368,19 @@ describe('the annotate stage without a model', () => {
     expect((await annotate(randomUUID(), null)).outcome).toBe('skipped');
   });
 });
+
+describe('the annotate stage run again for a generation it already annotated', () => {
+  it('writes nothing, asks no model, and announces the committed annotation again', async () => {
+    const { reportId } = await givenReportWithFigures([{}, {}]);
+    const first = await annotate(reportId, null);
+    const before = await figuresOf(reportId);
+    // A figure left pending by anything else after the commit stays untouched by a rerun.
+    await db.pool.query(`UPDATE figures SET annotation_source = 'pending' WHERE id = $1`, [
+      before[0]!.id,
+    ]);
+    const again = await annotate(reportId, openAiModel());
+    expect(annotatedData(again)).toEqual(annotatedData(first));
+    expect(openai.requests).toHaveLength(0);
+    expect((await figuresOf(reportId))[0]!.annotation_source).toBe('pending');
+  });
+});

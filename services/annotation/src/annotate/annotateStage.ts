@@ -1,8 +1,14 @@
 import pLimit from 'p-limit';
+import type { EventOf } from '@reports/contracts';
 import {
   ObjectNotFoundError,
   ObjectTooLargeError,
+  fenceOutput,
+  recordOutput,
   withTransaction,
+  type Logger,
+  type OutputFence,
+  type StageResult,
   type ObjectStore,
   type Pool,
   type StageDefinition,
@@ -10,7 +16,15 @@ import {
 } from '@reports/platform';
 import { VISION_MIME_TYPES, type FigureImage, type VisionModel } from '../models/annotator.js';
 import { CostMeter, priceOf } from '../models/prices.js';
-import { localAnnotation, type FigureFacts } from './localAnnotation.js';
+import { localAnnotation } from './localAnnotation.js';
+import {
+  earlierAttemptsCost,
+  pendingFigures,
+  targetExists,
+  writeAnnotations,
+  type FigureAnnotation,
+  type PendingFigure,
+} from './store.js';
 import { annotateWithModel } from './modelAnnotation.js';
 
 export interface AnnotateDeps {
@@ -22,19 +36,8 @@ export interface AnnotateDeps {
   concurrency: number;
 }
 
-interface PendingFigure extends FigureFacts {
-  id: string;
-  object_key: string;
-  thumbnail_key: string | null;
-  page_number: number | null;
-}
-
-/** An annotation to write for one figure. */
-interface Written {
-  id: string;
-  source: string;
-  annotation_json: Record<string, unknown>;
-  score: number;
+/** An annotation to write for one figure, and who made it. */
+interface Written extends FigureAnnotation {
   by: 'model' | 'local';
 }
 /** A figure left pending for a later attempt (the provider was unavailable). */
@@ -94,21 +97,50 @@ function local(figure: PendingFigure): FigureResult {
  * are kept and the stage is retried for the rest; the last attempt gives those
  * the heuristic. Without a model every pending figure gets the heuristic.
  */
+type AnnotatedData = EventOf<'FiguresAnnotated'>['data'];
+
+/**
+ * An attempt that found its generation's output committed: it wrote nothing and announces the
+ * recorded output again (same message id: deduplicated when the first announcement went out).
+ */
+function alreadyWritten(
+  fence: Exclude<OutputFence<AnnotatedData>, { state: 'write' }>,
+  logger: Logger,
+  usage?: StageUsage,
+): StageResult {
+  if (fence.state === 'stale')
+    return { outcome: 'skipped', reason: `generation ${fence.generation} has newer output` };
+  logger.info(
+    { committed_attempt: fence.attempt },
+    'output of this generation already committed; announcing it again',
+  );
+  return {
+    outcome: 'done',
+    emit: { type: 'FiguresAnnotated', data: fence.data },
+    ...(usage ? { usage } : {}),
+  };
+}
+
 export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed'> {
   const limit = pLimit(deps.concurrency);
   return {
     stage: 'annotate',
     async run(event, ctx) {
-      const table = event.target_kind === 'report' ? 'reports' : 'attachments';
-      const { rowCount } = await deps.pool.query(`SELECT 1 FROM ${table} WHERE id = $1`, [
-        event.target_id,
-      ]);
-      if (!rowCount) return { outcome: 'skipped', reason: 'target deleted' };
-      const { rows: pending } = await deps.pool.query<PendingFigure>(
-        `SELECT id, object_key, thumbnail_key, mime_type, width, height, ocr_text, section_name, page_number
-           FROM figures WHERE target_id = $1 AND annotation_source = 'pending' ORDER BY order_in_doc`,
-        [event.target_id],
+      if (!(await targetExists(deps.pool, event.target_kind, event.target_id)))
+        return { outcome: 'skipped', reason: 'target deleted' };
+      const outputKey = {
+        tenant_id: event.tenant_id,
+        report_id: event.report_id,
+        target_id: event.target_id,
+        stage: 'annotate' as const,
+        generation: event.generation,
+      };
+      // A generation's output is written once: a later attempt announces it again.
+      const early = await withTransaction(deps.pool, (client) =>
+        fenceOutput<AnnotatedData>(client, outputKey),
       );
+      if (early.state !== 'write') return alreadyWritten(early, ctx.logger);
+      const pending = await pendingFigures(deps.pool, event.target_id);
 
       const model = deps.model;
       const meter = new CostMeter(model ? priceOf(model.model) : null);
@@ -166,28 +198,6 @@ export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed
 
       const written = results.filter((r): r is Written => !('deferred' in r));
       const deferred = results.filter((r): r is Deferred => 'deferred' in r);
-      const figures = await withTransaction(deps.pool, async (client) => {
-        const { rowCount: exists } = await client.query(
-          `SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`,
-          [event.target_id],
-        );
-        if (!exists) return null;
-        for (const r of written) {
-          // Only a figure still pending: a parse rerun meanwhile replaced the figures.
-          await client.query(
-            `UPDATE figures SET annotation_source = $2, annotation_json = $3, annotation_quality_score = $4
-              WHERE id = $1 AND annotation_source = 'pending'`,
-            [r.id, r.source, JSON.stringify(r.annotation_json), r.score],
-          );
-        }
-        const { rows } = await client.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM figures WHERE target_id = $1',
-          [event.target_id],
-        );
-        return rows[0]?.n ?? 0;
-      });
-      if (figures === null) return { outcome: 'skipped', reason: 'target deleted' };
-
       const byModel = written.filter((r) => r.by === 'model').length;
       const usage: StageUsage = {
         provider: model?.source ?? 'local',
@@ -204,6 +214,23 @@ export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed
           priced: meter.priced ? 1 : 0,
         },
       };
+      // Cost of every attempt of this generation (earlier ones are in stage_runs).
+      const cost =
+        (await earlierAttemptsCost(deps.pool, event.target_id, event.generation)) + meter.cents;
+      const outcome = await withTransaction(deps.pool, async (client) => {
+        if (!(await targetExists(client, event.target_kind, event.target_id, true)))
+          return { kind: 'deleted' as const };
+        const fence = await fenceOutput<AnnotatedData>(client, outputKey);
+        if (fence.state !== 'write') return { kind: 'fenced' as const, fence };
+        const figures = await writeAnnotations(client, event.target_id, written);
+        if (deferred.length > 0) return { kind: 'partial' as const };
+        const data: AnnotatedData = { figures, annotated: written.length, cost_cents: cost };
+        await recordOutput(client, outputKey, ctx.deliveryCount, data);
+        return { kind: 'written' as const, data };
+      });
+      if (outcome.kind === 'deleted') return { outcome: 'skipped', reason: 'target deleted' };
+      if (outcome.kind === 'fenced') return alreadyWritten(outcome.fence, ctx.logger, usage);
+
       if (deferred.length > 0) {
         return {
           outcome: 'retry',
@@ -211,22 +238,10 @@ export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed
           usage,
         };
       }
-      // The stage's cost is what every attempt of this generation spent (earlier ones are in stage_runs).
-      const { rows: prior } = await deps.pool.query<{ cents: string }>(
-        `SELECT coalesce(sum(cost_cents), 0) AS cents FROM stage_runs
-          WHERE target_id = $1 AND stage = 'annotate' AND generation = $2`,
-        [event.target_id, event.generation],
-      );
+      if (outcome.kind !== 'written') throw new Error('unreachable: deferred figures left');
       return {
         outcome: 'done',
-        emit: {
-          type: 'FiguresAnnotated',
-          data: {
-            figures,
-            annotated: written.length,
-            cost_cents: Number(prior[0]?.cents ?? 0) + meter.cents,
-          },
-        },
+        emit: { type: 'FiguresAnnotated', data: outcome.data },
         usage,
       };
     },

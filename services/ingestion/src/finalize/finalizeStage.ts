@@ -1,35 +1,81 @@
-import { withTransaction, type Pool, type StageDefinition } from '@reports/platform';
-import { loadTarget, targetTable } from '../targets.js';
+import type { EventOf } from '@reports/contracts';
+import {
+  committedOutput,
+  fenceOutput,
+  recordOutput,
+  withTransaction,
+  type Pool,
+  type StageDefinition,
+} from '@reports/platform';
+import { loadTarget } from '../targets.js';
+import { disagreements } from './invariants.js';
+import { countTargetRows, parsedMetadataCounts, recordEmbeddingOutcome } from './store.js';
+
+type ReadyData = EventOf<'ReportReady'>['data'];
 
 /**
- * Finalize: records the embedding outcome where readers look for it
- * (`parsed_metadata.embedding_status`) and declares the target ready.
- * Embedding failure is soft: a target whose embedding failed is still ready.
+ * Finalize: checks, in the transaction that declares the target ready, that its rows are what
+ * the events of this generation say (sections, tables and figures as parsed, no figure left
+ * pending, chunks and embedded chunks as embedded); records the embedding outcome where
+ * readers look for it (`parsed_metadata.embedding_status`) and declares the target ready.
+ * Rows that disagree fail the target with the disagreement as the reason: never `ready` with
+ * missing output. Embedding failure is soft: a target whose embedding failed is still ready.
  */
 export function finalizeStage(deps: { pool: Pool }): StageDefinition<'ChunksEmbedded'> {
   return {
     stage: 'finalize',
-    async run(event) {
-      const written = await withTransaction(deps.pool, async (client) => {
-        if (!(await loadTarget(client, event.target_kind, event.target_id, true))) return false;
-        await client.query(
-          `UPDATE ${targetTable(event.target_kind)}
-              SET parsed_metadata = parsed_metadata || jsonb_build_object('embedding_status', $2::text,
-                    'chunks', $3::int, 'embedded_chunks', $4::int, 'embedding_model', $5::text),
-                  updated_at = now()
-            WHERE id = $1`,
-          [
+    async run(event, ctx) {
+      const result = await withTransaction(deps.pool, async (client) => {
+        const target = await loadTarget(client, event.target_kind, event.target_id, true);
+        if (!target) return { kind: 'deleted' as const };
+        const key = {
+          tenant_id: target.tenant_id,
+          report_id: target.report_id,
+          target_id: event.target_id,
+          stage: 'finalize' as const,
+          generation: event.generation,
+        };
+        const fence = await fenceOutput<ReadyData>(client, key);
+        if (fence.state === 'stale')
+          return { kind: 'stale' as const, generation: fence.generation };
+        if (fence.state === 'committed') return { kind: 'ready' as const, data: fence.data };
+        const parsed =
+          (await committedOutput<EventOf<'ReportParsed'>['data']>(
+            client,
             event.target_id,
-            event.data.embedding_status,
-            event.data.chunks,
-            event.data.embedded,
-            event.data.embedding_model,
-          ],
+            'parse',
+            event.generation,
+          )) ?? (await parsedMetadataCounts(client, event.target_kind, event.target_id));
+        const annotated = await committedOutput<EventOf<'FiguresAnnotated'>['data']>(
+          client,
+          event.target_id,
+          'annotate',
+          event.generation,
         );
-        return true;
+        const problems = disagreements(
+          { parsed, annotated, embedded: event.data },
+          await countTargetRows(client, event.target_id),
+        );
+        if (problems.length > 0) return { kind: 'disagree' as const, problems };
+        await recordEmbeddingOutcome(client, event.target_kind, event.target_id, event.data);
+        const data: ReadyData = { cost_cents: 0 };
+        await recordOutput(client, key, ctx.deliveryCount, data);
+        return { kind: 'ready' as const, data };
       });
-      if (!written) return { outcome: 'skipped', reason: 'target deleted' };
-      return { outcome: 'done', emit: { type: 'ReportReady', data: { cost_cents: 0 } } };
+      switch (result.kind) {
+        case 'deleted':
+          return { outcome: 'skipped', reason: 'target deleted' };
+        case 'stale':
+          return { outcome: 'skipped', reason: `generation ${result.generation} has newer output` };
+        case 'disagree':
+          ctx.logger.error({ problems: result.problems }, 'outputs disagree with their events');
+          return {
+            outcome: 'failed',
+            reason: `outputs disagree with their events: ${result.problems.join('; ')}`,
+          };
+        case 'ready':
+          return { outcome: 'done', emit: { type: 'ReportReady', data: result.data } };
+      }
     },
   };
 }
