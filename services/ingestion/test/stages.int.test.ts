@@ -24,6 +24,7 @@ import {
 import { parseStage } from '../src/parse/parseStage.js';
 import { scanStage } from '../src/scan/scanStage.js';
 import { applyToRow } from '../src/projection/projector.js';
+import { finalizeStage } from '../src/finalize/finalizeStage.js';
 
 let db: TestDatabase;
 let store: ObjectStore;
@@ -210,6 +211,87 @@ describe('parse stage', () => {
       outcome: 'skipped',
       reason: 'target deleted',
     });
+  });
+});
+
+describe('finalize stage', () => {
+  const embedded = (id: string, data: EventOf<'ChunksEmbedded'>['data']) =>
+    newEvent('ChunksEmbedded', origin(id), data);
+
+  /** A report parsed for real, its figures annotated and `chunks` chunk rows written. */
+  async function givenParsedReport(chunks: number): Promise<string> {
+    const id = await givenReport(buildHtml(sampleReportSpec({ sections: 3 })), 'html');
+    await parseStage({ pool: db.pool, objectStore: store }).run(scanned(id, 'html'), ctx);
+    await db.pool.query(`UPDATE figures SET annotation_source = 'local' WHERE target_id = $1`, [
+      id,
+    ]);
+    for (let i = 0; i < chunks; i += 1) {
+      await db.pool.query(
+        `INSERT INTO chunks (id, tenant_id, report_id, target_id, content, content_tokens, order_in_doc)
+         VALUES ($1, $2, $3, $3, 'text', 1, $4)`,
+        [randomUUID(), tenant, id, i],
+      );
+    }
+    return id;
+  }
+
+  it('declares ready a report whose rows agree with its events, and records the embedding outcome', async () => {
+    const id = await givenParsedReport(2);
+    const result = await finalizeStage({ pool: db.pool }).run(
+      embedded(id, {
+        chunks: 2,
+        embedded: 0,
+        embedding_status: 'skipped',
+        embedding_model: null,
+        cost_cents: 0,
+      }),
+      ctx,
+    );
+    expect(result).toEqual({
+      outcome: 'done',
+      emit: { type: 'ReportReady', data: { cost_cents: 0 } },
+    });
+    const { rows } = await db.pool.query(
+      `SELECT parsed_metadata->>'embedding_status' AS status FROM reports WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0].status).toBe('skipped');
+  });
+
+  it('fails, never ready, a report whose chunks are missing though the events say they were embedded', async () => {
+    const id = await givenParsedReport(0);
+    const result = await finalizeStage({ pool: db.pool }).run(
+      embedded(id, {
+        chunks: 41,
+        embedded: 41,
+        embedding_status: 'complete',
+        embedding_model: 'local',
+        cost_cents: 0,
+      }),
+      ctx,
+    );
+    expect(result).toEqual({
+      outcome: 'failed',
+      reason:
+        'outputs disagree with their events: chunks: 0 rows, the events say 41; embedded chunks: 0 rows, the events say 41',
+    });
+  });
+
+  it('fails a report whose sections were deleted after parse recorded them', async () => {
+    const id = await givenParsedReport(0);
+    await db.pool.query('DELETE FROM sections WHERE target_id = $1', [id]);
+    const result = await finalizeStage({ pool: db.pool }).run(
+      embedded(id, {
+        chunks: 0,
+        embedded: 0,
+        embedding_status: 'skipped',
+        embedding_model: null,
+        cost_cents: 0,
+      }),
+      ctx,
+    );
+    expect(result.outcome).toBe('failed');
+    expect((result as { reason: string }).reason).toMatch(/sections: 0 rows, the events say 3/);
   });
 });
 

@@ -1,10 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import pgvector from 'pgvector';
 import type { Embedder } from '@reports/providers';
-import type { TargetKind } from '@reports/contracts';
+import type { EventOf, TargetKind } from '@reports/contracts';
 import type { IndexableChunk, KeywordIndex } from '@reports/search';
-import { withTransaction, type Pool, type StageDefinition } from '@reports/platform';
-import { chunkSections, type ChunkDraft, type SectionText } from '../chunking/chunker.js';
+import {
+  fenceOutput,
+  recordOutput,
+  withTransaction,
+  type Logger,
+  type OutputFence,
+  type OutputKey,
+  type Pool,
+  type StageDefinition,
+  type StageResult,
+} from '@reports/platform';
+import { chunkSections, type ChunkDraft } from '../chunking/chunker.js';
+import { lockTarget, replaceChunks, sectionTexts } from './store.js';
 
 export interface EmbedDeps {
   pool: Pool;
@@ -25,17 +34,31 @@ export interface EmbedTarget {
   target_id: string;
 }
 
-/** What embedding one target did; `written` is false when the target no longer exists. */
+type EmbeddedData = EventOf<'ChunksEmbedded'>['data'];
+
+/**
+ * The embed stage's write fence: its output is recorded with the chunks, once per generation.
+ * The embed command (an operator's re-embed) runs without one.
+ */
+export interface EmbedFence {
+  key: OutputKey;
+  attempt: number;
+  data(outcome: Omit<EmbedOutcome, 'written'>): EmbeddedData;
+}
+
+/**
+ * What embedding one target did; `written` is false when the target no longer exists, or when
+ * `fenced` says the generation's output was already committed (or a newer one's).
+ */
 export interface EmbedOutcome {
   written: boolean;
+  fenced?: Exclude<OutputFence<EmbeddedData>, { state: 'write' }>;
   chunks: number;
   embedded: number;
   embedding_status: 'complete' | 'partial' | 'failed' | 'skipped';
   embedding_model: string | null;
   tokens: number;
 }
-
-const INSERT_BATCH = 100;
 
 /**
  * Embeds in provider-sized batches. A batch that fails leaves its chunks
@@ -81,64 +104,42 @@ export async function embedTarget(
   deps: EmbedDeps,
   event: EmbedTarget,
   signal: AbortSignal,
+  fence?: EmbedFence,
 ): Promise<EmbedOutcome> {
-  const { rows: sections } = await deps.pool.query<SectionText>(
-    `SELECT id, section_name, section_slug, markdown FROM sections WHERE target_id = $1 ORDER BY order_in_doc`,
-    [event.target_id],
-  );
-  const chunks = chunkSections(sections);
+  const chunks = chunkSections(await sectionTexts(deps.pool, event.target_id));
   const vectors = deps.embedder
     ? await embedAll(deps.embedder, chunks, signal)
     : chunks.map(() => null);
   const embedded = vectors.filter((v) => v !== null).length;
   const model = deps.embedder?.model ?? null;
+  const outcome: Omit<EmbedOutcome, 'written'> = {
+    chunks: chunks.length,
+    embedded,
+    embedding_status: embeddingStatus(chunks.length, embedded, deps.embedder === null),
+    embedding_model: model,
+    tokens: chunks.reduce((s, c) => s + c.content_tokens, 0),
+  };
 
-  const written = await withTransaction(deps.pool, async (client) => {
-    const table = event.target_kind === 'report' ? 'reports' : 'attachments';
-    const { rows } = await client.query<{ filename: string }>(
-      `SELECT filename FROM ${table} WHERE id = $1 FOR UPDATE`,
-      [event.target_id],
-    );
-    const target = rows[0];
-    if (!target) return false;
-    await client.query('DELETE FROM chunks WHERE target_id = $1', [event.target_id]);
-    const isAttachment = event.target_kind === 'attachment';
-    const ids = chunks.map(() => randomUUID());
-    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-      const values: unknown[] = [];
-      const tuples: string[] = [];
-      chunks.slice(i, i + INSERT_BATCH).forEach((c, j) => {
-        const vector = vectors[i + j];
-        const p = values.length;
-        tuples.push(`(${Array.from({ length: 16 }, (_, k) => `$${p + k + 1}`).join(',')})`);
-        values.push(
-          ids[i + j],
-          event.tenant_id,
-          event.report_id,
-          isAttachment ? event.target_id : null,
-          event.target_id,
-          c.section_id,
-          isAttachment ? 'attachment' : 'main',
-          c.section_name,
-          c.section_slug,
-          isAttachment ? target.filename : null,
-          isAttachment ? target.filename : c.section_name,
-          c.content,
-          c.content_tokens,
-          c.order_in_doc,
-          vector ? pgvector.toSql(vector) : null,
-          vector ? model : null,
-        );
-      });
-      await client.query(
-        `INSERT INTO chunks (id, tenant_id, report_id, attachment_id, target_id, section_id, source_type, section_name,
-               section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model)
-             VALUES ${tuples.join(',')}`,
-        values,
-      );
+  const result = await withTransaction(deps.pool, async (client) => {
+    const target = await lockTarget(client, event.target_kind, event.target_id);
+    if (!target) return { kind: 'deleted' as const };
+    if (fence) {
+      const state = await fenceOutput<EmbeddedData>(client, fence.key);
+      if (state.state !== 'write') return { kind: 'fenced' as const, fence: state };
     }
-    return ids;
+    const ids = await replaceChunks(
+      client,
+      { ...event, filename: target.filename },
+      chunks,
+      vectors,
+      model,
+    );
+    if (fence) await recordOutput(client, fence.key, fence.attempt, fence.data(outcome));
+    return { kind: 'written' as const, ids };
   });
+  if (result.kind === 'deleted') return { ...outcome, written: false };
+  if (result.kind === 'fenced') return { ...outcome, written: false, fenced: result.fence };
+  const written = result.ids;
   if (written && deps.keywordIndex) {
     const indexable: IndexableChunk[] = chunks.map((c, i) => ({
       id: written[i]!,
@@ -152,14 +153,7 @@ export async function embedTarget(
       indexable,
     );
   }
-  return {
-    written: written !== false,
-    chunks: chunks.length,
-    embedded,
-    embedding_status: embeddingStatus(chunks.length, embedded, deps.embedder === null),
-    embedding_model: model,
-    tokens: chunks.reduce((s, c) => s + c.content_tokens, 0),
-  };
+  return { ...outcome, written: true };
 }
 
 /**
@@ -167,11 +161,48 @@ export async function embedTarget(
  * index (the generated tsvector column). Earlier chunks of the target are
  * replaced in one transaction.
  */
+/** An attempt that found its generation's output committed announces it again, writing nothing. */
+function alreadyWritten(
+  fence: Exclude<OutputFence<EmbeddedData>, { state: 'write' }>,
+  logger: Logger,
+): StageResult {
+  if (fence.state === 'stale')
+    return { outcome: 'skipped', reason: `generation ${fence.generation} has newer output` };
+  logger.info(
+    { committed_attempt: fence.attempt },
+    'output of this generation already committed; announcing it again',
+  );
+  return { outcome: 'done', emit: { type: 'ChunksEmbedded', data: fence.data } };
+}
+
 export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'> {
   return {
     stage: 'embed',
     async run(event, ctx) {
-      const outcome = await embedTarget(deps, event, ctx.signal);
+      const key = {
+        tenant_id: event.tenant_id,
+        report_id: event.report_id,
+        target_id: event.target_id,
+        stage: 'embed' as const,
+        generation: event.generation,
+      };
+      // A generation's output is written once: a later attempt announces it again.
+      const early = await withTransaction(deps.pool, (client) =>
+        fenceOutput<EmbeddedData>(client, key),
+      );
+      if (early.state !== 'write') return alreadyWritten(early, ctx.logger);
+      const outcome = await embedTarget(deps, event, ctx.signal, {
+        key,
+        attempt: ctx.deliveryCount,
+        data: (o) => ({
+          chunks: o.chunks,
+          embedded: o.embedded,
+          embedding_status: o.embedding_status,
+          embedding_model: o.embedding_model,
+          cost_cents: 0,
+        }),
+      });
+      if (outcome.fenced) return alreadyWritten(outcome.fenced, ctx.logger);
       if (!outcome.written) return { outcome: 'skipped', reason: 'target deleted' };
       return {
         outcome: 'done',

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import pgvector from 'pgvector';
+import type { TargetKind } from '@reports/contracts';
+import type { Pool, PoolClient } from '@reports/platform';
+import type { ChunkDraft, SectionText } from '../chunking/chunker.js';
+
+/** The embed stage's queries: a target's sections in, its chunks out. */
+
+const TABLE: Record<TargetKind, string> = { report: 'reports', attachment: 'attachments' };
+const INSERT_BATCH = 100;
+
+/** The target's sections in document order, as the chunker reads them. */
+export async function sectionTexts(pool: Pool, targetId: string): Promise<SectionText[]> {
+  const { rows } = await pool.query<SectionText>(
+    `SELECT id, section_name, section_slug, markdown FROM sections WHERE target_id = $1 ORDER BY order_in_doc`,
+    [targetId],
+  );
+  return rows;
+}
+
+/** Locks the target row; its file name (attachments label their chunks with it), or null when gone. */
+export async function lockTarget(
+  client: PoolClient,
+  kind: TargetKind,
+  targetId: string,
+): Promise<{ filename: string } | null> {
+  const { rows } = await client.query<{ filename: string }>(
+    `SELECT filename FROM ${TABLE[kind]} WHERE id = $1 FOR UPDATE`,
+    [targetId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface ChunkTarget {
+  tenant_id: string;
+  report_id: string;
+  target_kind: TargetKind;
+  target_id: string;
+  filename: string;
+}
+
+/** Replaces the target's chunks with these; returns the new chunks' ids in order. */
+export async function replaceChunks(
+  client: PoolClient,
+  target: ChunkTarget,
+  chunks: ChunkDraft[],
+  vectors: Array<number[] | null>,
+  model: string | null,
+): Promise<string[]> {
+  await client.query('DELETE FROM chunks WHERE target_id = $1', [target.target_id]);
+  const isAttachment = target.target_kind === 'attachment';
+  const ids = chunks.map(() => randomUUID());
+  for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+    const values: unknown[] = [];
+    const tuples: string[] = [];
+    chunks.slice(i, i + INSERT_BATCH).forEach((c, j) => {
+      const vector = vectors[i + j];
+      const p = values.length;
+      tuples.push(`(${Array.from({ length: 16 }, (_, k) => `$${p + k + 1}`).join(',')})`);
+      values.push(
+        ids[i + j],
+        target.tenant_id,
+        target.report_id,
+        isAttachment ? target.target_id : null,
+        target.target_id,
+        c.section_id,
+        isAttachment ? 'attachment' : 'main',
+        c.section_name,
+        c.section_slug,
+        isAttachment ? target.filename : null,
+        isAttachment ? target.filename : c.section_name,
+        c.content,
+        c.content_tokens,
+        c.order_in_doc,
+        vector ? pgvector.toSql(vector) : null,
+        vector ? model : null,
+      );
+    });
+    await client.query(
+      `INSERT INTO chunks (id, tenant_id, report_id, attachment_id, target_id, section_id, source_type, section_name,
+             section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model)
+           VALUES ${tuples.join(',')}`,
+      values,
+    );
+  }
+  return ids;
+}
