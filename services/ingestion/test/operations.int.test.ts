@@ -20,6 +20,7 @@ import { tailEvents } from '../src/operations/tail.js';
 import { replayProjection } from '../src/operations/replay.js';
 import { formatPipeline, pipelineView } from '../src/operations/pipeline.js';
 import { startProjector } from '../src/projection/projector.js';
+import { formatVerify, verifyOutputs } from '../src/operations/verify.js';
 
 let db: TestDatabase;
 let server: TestNatsServer;
@@ -275,5 +276,66 @@ describe('events pipeline', () => {
       'projection',
     ]);
     taken!.nak();
+  });
+});
+
+describe('events verify', () => {
+  /** A processed report whose rows are what its events say: 3 sections, 3 embedded chunks. */
+  async function givenWholeReport(): Promise<EventOrigin> {
+    const o = await givenProcessedReport(tenantB);
+    for (let i = 0; i < 3; i += 1) {
+      const section = randomUUID();
+      await db.pool.query(
+        `INSERT INTO sections (id, tenant_id, report_id, target_id, section_name, section_slug, level, order_in_doc, markdown)
+         VALUES ($1, $2, $3, $3, 'S', 's', 1, $4, 'text')`,
+        [section, tenantB, o.report_id, i],
+      );
+      await db.pool.query(
+        `INSERT INTO chunks (id, tenant_id, report_id, target_id, section_id, content, content_tokens, order_in_doc, embedding)
+         VALUES ($1, $2, $3, $3, $4, 'text', 1, $5, array_fill(0.1::real, ARRAY[1536])::vector)`,
+        [randomUUID(), tenantB, o.report_id, section, i],
+      );
+    }
+    await db.pool.query(
+      `UPDATE reports SET parsed_metadata = '{"embedding_status": "complete"}' WHERE id = $1`,
+      [o.report_id],
+    );
+    await replayProjection(nats, db.pool, { report: o.report_id });
+    return o;
+  }
+
+  it('finds nothing to report when every row agrees with its events', async () => {
+    const o = await givenWholeReport();
+    const result = await verifyOutputs(nats, db.pool, { report: o.report_id });
+    expect(result).toMatchObject({ targets: 1, disagreements: [] });
+    expect(formatVerify(result).at(-1)).toMatch(
+      /^verified 1 targets against \d+ events: 0 disagree$/,
+    );
+  });
+
+  it('lists a ready report whose chunks are gone, with what the events say', async () => {
+    const o = await givenWholeReport();
+    await db.pool.query('DELETE FROM chunks WHERE target_id = $1', [o.target_id]);
+    const result = await verifyOutputs(nats, db.pool, { report: o.report_id });
+    expect(result.disagreements).toEqual([
+      {
+        tenant_id: tenantB,
+        report_id: o.report_id,
+        target_kind: 'report',
+        target_id: o.target_id,
+        status: 'ready',
+        problems: ['chunks: 0 rows, the events say 3', 'embedded chunks: 0 rows, the events say 3'],
+      },
+    ]);
+    expect(formatVerify(result)[0]).toContain(
+      `report ${o.report_id} tenant ${tenantB} (ready): chunks: 0 rows`,
+    );
+  });
+
+  it('lists a report whose status is not what its events say', async () => {
+    const o = await givenWholeReport();
+    await db.pool.query(`UPDATE reports SET status = 'parsed' WHERE id = $1`, [o.report_id]);
+    const result = await verifyOutputs(nats, db.pool, { report: o.report_id });
+    expect(result.disagreements[0]?.problems).toEqual(['status parsed, the events say ready']);
   });
 });

@@ -2,12 +2,14 @@
 //   tail      follow events (filters: --tenant, --report, --type, --since; --json; --no-follow)
 //   replay    rebuild the status projection from the stream (--tenant, --report to narrow it)
 //   pipeline  per stage: pending, in-flight, redelivered and failed work (--window hours; --json)
+//   verify    compare every report's rows with its events; exit 1 on any disagreement (--json)
 import { parseArgs } from 'node:util';
 import { connectNats, createPool, loadConfig, type Nats, type Pool } from '@reports/platform';
 import { parseSince, parseTypes } from './format.js';
 import { formatPipeline, pipelineView } from './pipeline.js';
 import { replayProjection, statusCounts } from './replay.js';
 import { tailEvents } from './tail.js';
+import { formatVerify, verifyOutputs } from './verify.js';
 
 const USAGE = `usage: npm run events -- <command> [options]
 
@@ -19,6 +21,9 @@ const USAGE = `usage: npm run events -- <command> [options]
              --tenant <id>  --report <id>  (default: everything)
   pipeline   per stage: pending, in-flight, redelivered and failed work
              --window <hours>  (attempt counts and p95 over this window, default 24)   --json
+  verify     compare every report's rows (sections, tables, figures, chunks, embeddings,
+             status) with its events; lists each disagreement, exits 1 if there is any
+             --tenant <id>  --report <id>  --json
 
 Reads NATS_URL and DATABASE_URL like the services.`;
 
@@ -99,6 +104,16 @@ async function main(argv: string[]): Promise<number> {
         if (values.json) out(JSON.stringify(rows));
         else for (const line of formatPipeline(rows, hours)) out(line);
         return 0;
+      }
+      case 'verify': {
+        pool = createPool(config.DATABASE_URL, 2);
+        const result = await verifyOutputs(nats, pool, {
+          tenant: values.tenant,
+          report: values.report,
+        });
+        if (values.json) out(JSON.stringify(result));
+        else for (const line of formatVerify(result)) out(line);
+        return result.disagreements.length > 0 ? 1 : 0;
       }
       default:
         process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
