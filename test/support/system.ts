@@ -7,10 +7,12 @@ import { fileURLToPath } from 'node:url';
 import {
   createTestDatabase,
   freePort,
+  startNatsCluster,
   startNatsServer,
   startS3rver,
   type S3rverHandle,
   type TestDatabase,
+  type TestNatsCluster,
   type TestNatsServer,
 } from '@reports/test-support';
 
@@ -36,12 +38,21 @@ export interface LogLine {
 export interface RunningSystem {
   url: string;
   db: TestDatabase;
+  /** The NATS server (with `nats: 'cluster'`, the cluster's first member). */
   nats: TestNatsServer;
+  /** The JetStream cluster, with `nats: 'cluster'`. */
+  cluster: TestNatsCluster | null;
   logs: LogLine[];
   env: Record<string, string>;
   /** Starts (or restarts) a service; `extraEnv` is added to its environment for this start. */
-  start(name: ServiceName, extraEnv?: Record<string, string>): Promise<void>;
+  start(
+    name: ServiceName,
+    extraEnv?: Record<string, string>,
+    opts?: { timeoutMs?: number },
+  ): Promise<void>;
   kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
+  /** Sends a signal that does not end the process (SIGSTOP, SIGCONT). */
+  signal(name: ServiceName, signal: NodeJS.Signals): void;
   isRunning(name: ServiceName): boolean;
   stop(): Promise<void>;
 }
@@ -64,10 +75,13 @@ export async function startSystem(
     env?: Record<string, string>;
     /** Environment of one service only (e.g. its METRICS_PORT). */
     serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+    /** A single NATS server (default), or a JetStream cluster of 3 with streams of 3 replicas. */
+    nats?: 'single' | 'cluster';
   } = {},
 ): Promise<RunningSystem> {
   const db = await createTestDatabase();
-  const nats = await startNatsServer();
+  const cluster = opts.nats === 'cluster' ? await startNatsCluster(3) : null;
+  const nats = cluster ? cluster.members[0]! : await startNatsServer();
   const objectsDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-objects-'));
   let s3: S3rverHandle | null = null;
   const port = await freePort();
@@ -75,7 +89,8 @@ export async function startSystem(
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? os.tmpdir(),
     DATABASE_URL: db.url,
-    NATS_URL: nats.url,
+    NATS_URL: cluster ? cluster.url : nats.url,
+    NATS_STREAM_REPLICAS: cluster ? '3' : '1',
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
@@ -105,9 +120,10 @@ export async function startSystem(
     url,
     db,
     nats,
+    cluster,
     logs,
     env,
-    async start(name, extraEnv = {}) {
+    async start(name, extraEnv = {}, startOpts = {}) {
       // A restarted service must log `started` again: the first start's line does not count.
       const seen = logs.length;
       const child = spawn(process.execPath, [path.join(ROOT, `services/${name}/dist/main.js`)], {
@@ -131,30 +147,38 @@ export async function startSystem(
         if (children.get(name) === child) children.delete(name);
       });
       if (name === 'gateway') {
-        await waitFor(async () => {
-          if (!children.has(name))
-            throw new Error(
-              `gateway exited: ${logs
-                .filter((l) => l.service === name)
-                .map((l) => l.line)
-                .join('\n')}`,
+        await waitFor(
+          async () => {
+            if (!children.has(name))
+              throw new Error(
+                `gateway exited: ${logs
+                  .filter((l) => l.service === name)
+                  .map((l) => l.line)
+                  .join('\n')}`,
+              );
+            return fetch(`${url}/health`).then(
+              (r) => r.ok,
+              () => false,
             );
-          return fetch(`${url}/health`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        }, 'the gateway');
+          },
+          'the gateway',
+          startOpts.timeoutMs,
+        );
       } else {
-        await waitFor(async () => {
-          if (!children.has(name))
-            throw new Error(
-              `${name} exited: ${logs
-                .filter((l) => l.service === name)
-                .map((l) => l.line)
-                .join('\n')}`,
-            );
-          return logs.slice(seen).some((l) => l.service === name && l.json?.msg === 'started');
-        }, `${name} to start`);
+        await waitFor(
+          async () => {
+            if (!children.has(name))
+              throw new Error(
+                `${name} exited: ${logs
+                  .filter((l) => l.service === name)
+                  .map((l) => l.line)
+                  .join('\n')}`,
+              );
+            return logs.slice(seen).some((l) => l.service === name && l.json?.msg === 'started');
+          },
+          `${name} to start`,
+          startOpts.timeoutMs,
+        );
       }
     },
     async kill(name, signal = 'SIGKILL') {
@@ -165,10 +189,14 @@ export async function startSystem(
       await exited;
       children.delete(name);
     },
+    signal(name, signal) {
+      children.get(name)?.kill(signal);
+    },
     isRunning: (name) => children.has(name),
     async stop() {
       await Promise.all([...children.keys()].map((name) => system.kill(name, 'SIGTERM')));
-      await nats.stop();
+      if (cluster) await cluster.stop();
+      else await nats.stop();
       await db.drop();
       await s3?.close();
       await rm(objectsDir, { recursive: true, force: true });
