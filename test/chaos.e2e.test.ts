@@ -32,7 +32,7 @@ beforeAll(async () => {
   user = await signIn(system, 'chaos@example.com');
 });
 afterAll(async () => {
-  for (const line of results) console.log(line);
+  for (const line of results) process.stdout.write(`${line}\n`);
   await system?.stop();
 });
 
