@@ -171,13 +171,14 @@ describe('parse stage: figures', () => {
     const prefix = `tenants/${tenant}/reports/${id}/figures/`;
     expect(await store.list(prefix)).toHaveLength(4);
 
-    // The document changes under the same target (a re-parse of a corrected file): no pictures.
+    // The document changes under the same target (a re-parse of a corrected file, which is a
+    // new generation: a generation's output is written once): no pictures.
     const { rows } = await db.pool.query<{ object_key: string }>(
       'SELECT object_key FROM reports WHERE id = $1',
       [id],
     );
     await store.put(rows[0]!.object_key, buildHtml(spec));
-    expect(parsedData(await stage().run(event, ctx)).figures).toBe(0);
+    expect(parsedData(await stage().run({ ...event, generation: 2 }, ctx)).figures).toBe(0);
     expect(await figuresOf(id)).toEqual([]);
     expect(await store.list(prefix)).toEqual([]);
   });
