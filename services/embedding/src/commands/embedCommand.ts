@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   COMMANDS_STREAM,
   EMBED_COMMAND_DURABLE,
@@ -13,6 +12,7 @@ import {
   type StageWorkerOptions,
 } from '@reports/platform';
 import { embedTarget, type EmbedDeps } from '../embed/embedStage.js';
+import { recordCommandRun, recordEmbeddingOutcome } from '../embed/store.js';
 
 /**
  * Consumes embed commands (`POST /admin/embed/{target_kind}/{target_id}`): re-chunks and
@@ -49,43 +49,14 @@ export async function startEmbedCommands(
       const startedAt = new Date();
       const outcome = await embedTarget(deps, command, ctx.signal);
       if (!outcome.written) return { outcome: 'skipped', reason: 'target deleted' };
-      const table = command.target_kind === 'report' ? 'reports' : 'attachments';
-      const { rows } = await deps.pool.query<{ generation: number }>(
-        `UPDATE ${table}
-            SET parsed_metadata = parsed_metadata || jsonb_build_object('embedding_status', $2::text,
-                  'chunks', $3::int, 'embedded_chunks', $4::int, 'embedding_model', $5::text),
-                updated_at = now()
-          WHERE id = $1
-        RETURNING generation`,
-        [
-          command.target_id,
-          outcome.embedding_status,
-          outcome.chunks,
-          outcome.embedded,
-          outcome.embedding_model,
-        ],
-      );
-      const finishedAt = new Date();
-      await deps.pool.query(
-        `INSERT INTO stage_runs (id, tenant_id, report_id, target_kind, target_id, stage, generation, attempt,
-           outcome, error, started_at, finished_at, duration_ms, provider, model, cost_cents, units)
-         VALUES ($1,$2,$3,$4,$5,'embed',$6,$7,'done',NULL,$8,$9,$10,$11,$12,0,$13)`,
-        [
-          randomUUID(),
-          command.tenant_id,
-          command.report_id,
-          command.target_kind,
-          command.target_id,
-          rows[0]?.generation ?? 1,
-          ctx.deliveryCount,
-          startedAt,
-          finishedAt,
-          finishedAt.getTime() - startedAt.getTime(),
-          deps.embedder?.provider ?? 'none',
-          outcome.embedding_model,
-          JSON.stringify({ chunks: outcome.chunks, tokens: outcome.tokens, command: 1 }),
-        ],
-      );
+      const generation = await recordEmbeddingOutcome(deps.pool, command, outcome);
+      await recordCommandRun(deps.pool, command, {
+        generation,
+        attempt: ctx.deliveryCount,
+        startedAt,
+        provider: deps.embedder?.provider ?? 'none',
+        outcome,
+      });
       logger.info(
         { target_id: command.target_id, command_id: command.id, ...outcome },
         'embed command done',

@@ -85,3 +85,80 @@ export async function replaceChunks(
   }
   return ids;
 }
+
+interface CommandTarget {
+  tenant_id: string;
+  report_id: string;
+  target_kind: TargetKind;
+  target_id: string;
+}
+
+interface CommandOutcome {
+  chunks: number;
+  embedded: number;
+  embedding_status: string;
+  embedding_model: string | null;
+  tokens: number;
+}
+
+/**
+ * The embed command's outcome where the finalize stage records the pipeline's
+ * (`parsed_metadata.embedding_status`, ...); returns the target's generation.
+ */
+export async function recordEmbeddingOutcome(
+  pool: Pool,
+  target: CommandTarget,
+  outcome: CommandOutcome,
+): Promise<number> {
+  const { rows } = await pool.query<{ generation: number }>(
+    `UPDATE ${TABLE[target.target_kind]}
+        SET parsed_metadata = parsed_metadata || jsonb_build_object('embedding_status', $2::text,
+              'chunks', $3::int, 'embedded_chunks', $4::int, 'embedding_model', $5::text),
+            updated_at = now()
+      WHERE id = $1
+    RETURNING generation`,
+    [
+      target.target_id,
+      outcome.embedding_status,
+      outcome.chunks,
+      outcome.embedded,
+      outcome.embedding_model,
+    ],
+  );
+  return rows[0]?.generation ?? 1;
+}
+
+/** The embed command's attempt in stage_runs (stage `embed`, `units.command = 1`), for cost tracking. */
+export async function recordCommandRun(
+  pool: Pool,
+  target: CommandTarget,
+  run: {
+    generation: number;
+    attempt: number;
+    startedAt: Date;
+    provider: string;
+    outcome: CommandOutcome;
+  },
+): Promise<void> {
+  const finishedAt = new Date();
+  await pool.query(
+    `INSERT INTO stage_runs (id, tenant_id, report_id, target_kind, target_id, stage, generation, attempt,
+       outcome, error, started_at, finished_at, duration_ms, provider, model, cost_cents, units)
+     VALUES ($1,$2,$3,$4,$5,'embed',$6,$7,'done',NULL,$8,$9,$10,$11,$12,0,$13)`,
+    [
+      randomUUID(),
+      target.tenant_id,
+      target.report_id,
+      target.target_kind,
+      target.target_id,
+      run.generation,
+      run.attempt,
+      run.startedAt,
+      finishedAt,
+      finishedAt.getTime() - run.startedAt.getTime(),
+      run.provider,
+      run.outcome.embedding_model,
+      JSON.stringify({ chunks: run.outcome.chunks, tokens: run.outcome.tokens, command: 1 }),
+    ],
+  );
+}
