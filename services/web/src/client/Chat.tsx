@@ -302,17 +302,15 @@ export function Chat({ api, reportId, onCite, otherReports, onError, onReady }: 
                     type="button"
                     aria-pressed={turn.feedback === 'up'}
                     onClick={() => void thumbs(turn, 'up')}
-                    aria-label="Helpful"
                   >
-                    👍
+                    Helpful
                   </button>
                   <button
                     type="button"
                     aria-pressed={turn.feedback === 'down'}
                     onClick={() => void thumbs(turn, 'down')}
-                    aria-label="Not helpful"
                   >
-                    👎
+                    Not helpful
                   </button>
                 </div>
               )}

@@ -67,6 +67,12 @@ export async function buildWebApp(options: WebAppOptions): Promise<FastifyInstan
     trustProxy: 'loopback',
   });
   await app.register(cookie);
+  // The sign-out form posts an empty urlencoded body; nothing else posts forms here.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, _body, done) => done(null, {}),
+  );
 
   const [appHtml, embedHtml] = await Promise.all([
     readFile(path.join(staticDir, 'index.html'), 'utf8'),
