@@ -280,6 +280,25 @@ describe('the web app in a browser', () => {
     expect(page.url()).toBe(`${web.url}/reports/${reportId}`);
   });
 
+  it('adds an attachment to the report, lists it, and deletes it after confirmation', async () => {
+    await page.getByRole('tab', { name: /^Attachments/ }).click();
+    await page.getByText('No attachments.').waitFor();
+    await page.locator('#attach-input').setInputFiles({
+      name: 'invoice.html',
+      mimeType: 'text/html',
+      buffer: buildHtml({
+        title: 'Invoice',
+        sections: [{ heading: 'Roofer', paragraphs: ['Slates refixed.'] }],
+      }),
+    });
+    const item = page.locator('.attachments li', { hasText: 'invoice.html' });
+    await item.getByText('your upload').waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await item.getByRole('button', { name: 'Delete attachment invoice.html' }).click();
+    await page.getByText('No attachments.').waitFor();
+    await page.getByRole('tab', { name: 'Text' }).click();
+  });
+
   it('streams an answer as markdown whose citation opens the cited section, and records thumbs', async () => {
     await page.getByLabel('Your question').fill('What is wrong with the roof?');
     await page.getByRole('button', { name: 'Send' }).click();

@@ -140,8 +140,10 @@ export async function startWebApp(env: Record<string, string>): Promise<WebApp> 
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
       throw new Error(`web app did not start (port ${port}): ${logs.join('\n')}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
