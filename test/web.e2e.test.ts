@@ -83,7 +83,7 @@ function hostPage(req: { url?: string }): string {
   const embed = url.searchParams.get('embed') ?? '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body>
 <h1>Host application</h1>
-<iframe id="embed" title="Report chat" src="${embed}" style="width:800px;height:600px"></iframe>
+<iframe id="embed" title="Report chat" src="${embed}" style="width:100%;max-width:800px;height:600px;border:1px solid #888"></iframe>
 <script>
   const appOrigin = new URL(${JSON.stringify(embed)}).origin;
   window.received = [];
