@@ -21,6 +21,7 @@ const BUILT = [
   'services/embedding/dist/main.js',
   'services/retrieval/dist/main.js',
   'services/chat/dist/main.js',
+  'services/web/dist/main.js',
   'packages/documents/dist/index.js',
   'packages/test-support/dist/index.js',
 ];

@@ -107,4 +107,10 @@ if ! command -v kubectl >/dev/null 2>&1 && ! command -v kustomize >/dev/null 2>&
   log "installing kubectl (kubernetes-client) for kustomize"
   apt_install kubernetes-client
 fi
-log "ready: PostgreSQL $PG_VERSION with pgvector, NATS with JetStream, Tesseract OCR"
+# 8. Chromium for the web app's browser tests (playwright-core drives Debian's build;
+# nothing is downloaded by Playwright itself).
+if [ ! -x /usr/bin/chromium ]; then
+  log "installing chromium"
+  apt_install chromium fonts-dejavu-core
+fi
+log "ready: PostgreSQL $PG_VERSION with pgvector, NATS with JetStream, Tesseract OCR, Chromium"

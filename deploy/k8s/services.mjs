@@ -11,6 +11,11 @@ export const SERVICES = {
     replicas: { min: 2, max: 10 },
     resources: { cpu: '250m', memory: '256Mi', cpuLimit: '1', memoryLimit: '512Mi' },
   },
+  web: {
+    // The web app: pages, sign-in cookies; it calls the gateway only (no NATS, no database).
+    http: 3000,
+    replicas: { min: 2, max: 6 },
+  },
   ingestion: {
     // Scan, parse and finalize, and the status projection.
     durables: ['stage-scan', 'stage-parse', 'stage-finalize', 'projection-status'],

@@ -39,6 +39,10 @@ export const ERRORS = {
     status: 503,
     detail: 'SECRETS_KEY is not configured: API keys cannot be stored',
   },
+  partner_jwt_disabled: {
+    status: 503,
+    detail: 'partner sign-in is not configured (PARTNER_JWT_PUBLIC_KEY is unset)',
+  },
   partner_hmac_disabled: {
     status: 503,
     detail: 'partner uploads are not configured (PARTNER_HMAC_SECRET is unset)',

@@ -177,6 +177,28 @@ export const ConfigSchema = z.object({
    * message from the chat service (heartbeats included): the service is gone.
    */
   CHAT_SILENCE_TIMEOUT_MS: int(1000, 600_000).default(20_000),
+  /**
+   * Sign-in mail of the built-in issuer: `smtp://host:port` (or `smtps://user:pass@host`).
+   * Unset: the sign-in link is written to the log only.
+   */
+  SMTP_URL: optionalString.refine(
+    (v) => v === undefined || /^smtps?:\/\/[^\s]+$/.test(v),
+    'an smtp:// or smtps:// URL',
+  ),
+  /** Sender of the sign-in mail. */
+  MAIL_FROM: z.string().default('Property reports <no-reply@localhost>'),
+  /**
+   * Base URL of the web app: sign-in links open its confirm route
+   * (`<AUTH_SITE_URL>/auth/confirm?token_hash=...&type=magiclink`). Unset: the gateway's own.
+   */
+  AUTH_SITE_URL: optionalString.refine(
+    (v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v),
+    'an http:// or https:// URL',
+  ),
+  /** Partner sign-in exchange (`POST /auth/partner-exchange`): RS256 public key, PEM (SPKI). */
+  PARTNER_JWT_PUBLIC_KEY: optionalString,
+  PARTNER_JWT_AUDIENCE: optionalString,
+  PARTNER_JWT_ISSUER: optionalString,
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -11,6 +11,8 @@ export const MAGIC_LINK_TTL_SECONDS = 3600;
 const MAGIC_LINK_RETENTION_SECONDS = 24 * 3600;
 // Any constant: with hashtext(email), serialises first sign-ins of one email.
 const SIGN_IN_LOCK = 7_342_102;
+// With hashtext(issuer, subject): serialises first exchanges of one partner identity.
+const PARTNER_LOCK = 7_342_103;
 
 /** A fresh secret: 32 random bytes, base64url. */
 export function randomSecret(): string {
@@ -68,14 +70,25 @@ export interface IssuerOptions {
   issuer: string;
   /** Base URL of the gateway, without a trailing slash; sign-in links point here. */
   publicUrl: string;
+  /** Base URL of the web app whose confirm route sign-in links open (AUTH_SITE_URL); else publicUrl. */
+  siteUrl?: string;
+}
+
+/** Who a partner's verified token names: its issuer, subject and (unverified by us) email. */
+export interface PartnerIdentity {
+  issuer: string;
+  subject: string;
+  email: string | null;
 }
 
 export interface Issuer {
   readonly keys: IssuerKeys;
-  /** Stores a one-time sign-in link for `email` and returns it (it is delivered by log, not mail). */
+  /** Stores a one-time sign-in link for `email` and returns it (delivered by mail or log). */
   createMagicLink(email: string): Promise<string>;
   /** Consumes a sign-in link: finds or creates the user and issues a token pair. */
   confirm(tokenHash: string): Promise<TokenResponse>;
+  /** Finds or creates the user of a partner identity (with a personal tenant) and issues a token pair. */
+  partnerSession(identity: PartnerIdentity): Promise<TokenResponse>;
   /** Rotates a refresh token: revokes it and issues a new pair. */
   refresh(refreshToken: string): Promise<TokenResponse>;
   /** The public key set. */
@@ -153,6 +166,47 @@ export function createIssuer(options: IssuerOptions): Issuer {
     return profile;
   }
 
+  async function findOrCreatePartnerUser(
+    client: PoolClient,
+    identity: PartnerIdentity,
+  ): Promise<ProfileRow> {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+      PARTNER_LOCK,
+      `${identity.issuer}\n${identity.subject}`,
+    ]);
+    const linked = await client.query<{ user_id: string }>(
+      `UPDATE partner_identities SET last_seen_at = now(), email = $3
+       WHERE issuer = $1 AND subject = $2 RETURNING user_id`,
+      [identity.issuer, identity.subject, identity.email],
+    );
+    const existing = linked.rows[0] ? await findProfileById(client, linked.rows[0].user_id) : null;
+    if (existing) return existing;
+    // The partner's email is not a mailbox proven to us: it names the user, never an account.
+    const tenantId = randomUUID();
+    const userId = randomUUID();
+    const name = identity.email ? emailLocalPart(identity.email) : 'partner user';
+    await client.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, $2, 'personal')`, [
+      tenantId,
+      `${identity.issuer} ${identity.subject}`.slice(0, 500),
+    ]);
+    const created = await client.query<ProfileRow>(
+      `INSERT INTO user_profiles (id, email, display_name, personal_tenant_id)
+       VALUES ($1, NULL, $2, $3) RETURNING ${PROFILE_COLUMNS}`,
+      [userId, name, tenantId],
+    );
+    await client.query(
+      `INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'owner')`,
+      [tenantId, userId],
+    );
+    await client.query(
+      `INSERT INTO partner_identities (issuer, subject, user_id, email) VALUES ($1, $2, $3, $4)`,
+      [identity.issuer, identity.subject, userId, identity.email],
+    );
+    const profile = created.rows[0];
+    if (!profile) throw new Error('user_profiles insert returned no row');
+    return profile;
+  }
+
   return {
     keys,
 
@@ -170,7 +224,8 @@ export function createIssuer(options: IssuerOptions): Issuer {
         [MAGIC_LINK_RETENTION_SECONDS],
       );
       const query = new URLSearchParams({ token_hash: token, type: 'magiclink' });
-      return `${options.publicUrl}/auth/confirm?${query.toString()}`;
+      const base = (options.siteUrl ?? options.publicUrl).replace(/\/+$/, '');
+      return `${base}/auth/confirm?${query.toString()}`;
     },
 
     async confirm(tokenHash) {
@@ -184,6 +239,14 @@ export function createIssuer(options: IssuerOptions): Issuer {
         const link = consumed.rows[0];
         if (!link) throw new AppError('unauthorized', 'invalid or expired link');
         const profile = await findOrCreateUser(client, link.email.toLowerCase());
+        return { profile, refreshToken: await storeRefreshToken(client, profile.id) };
+      });
+      return tokenResponse(profile, refreshToken);
+    },
+
+    async partnerSession(identity) {
+      const { profile, refreshToken } = await withTransaction(pool, async (client) => {
+        const profile = await findOrCreatePartnerUser(client, identity);
         return { profile, refreshToken: await storeRefreshToken(client, profile.id) };
       });
       return tokenResponse(profile, refreshToken);

@@ -7,6 +7,8 @@ import { createIssuer, type Issuer } from './issuer.js';
 import { loadIssuerKeys } from './keys.js';
 import { registerMeRoute } from './me.js';
 import { registerIssuerRoutes } from './routes.js';
+import { createSmtpMailer } from './mailer.js';
+import { createPartnerVerifier, registerPartnerExchangeRoute } from './partnerExchange.js';
 import {
   bearerToken,
   createTokenVerifier,
@@ -40,6 +42,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       audience,
       issuer: builtinIssuerId(config, publicUrl),
       publicUrl,
+      siteUrl: config.AUTH_SITE_URL,
     });
   }
 
@@ -78,7 +81,26 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
     }
   });
 
-  if (issuer) registerIssuerRoutes(app, issuer);
+  if (issuer) {
+    const mailer = config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : null;
+    if (mailer) app.addHook('onClose', async () => mailer.close());
+    registerIssuerRoutes(app, issuer, mailer);
+  }
+  const partnerKey = config.PARTNER_JWT_PUBLIC_KEY;
+  if (partnerKey && (!config.PARTNER_JWT_AUDIENCE || !config.PARTNER_JWT_ISSUER)) {
+    throw new Error(
+      'PARTNER_JWT_AUDIENCE, PARTNER_JWT_ISSUER: required when PARTNER_JWT_PUBLIC_KEY is set',
+    );
+  }
+  const partnerVerifier =
+    partnerKey && config.PARTNER_JWT_AUDIENCE && config.PARTNER_JWT_ISSUER
+      ? await createPartnerVerifier({
+          publicKeyPem: partnerKey,
+          audience: config.PARTNER_JWT_AUDIENCE,
+          issuer: config.PARTNER_JWT_ISSUER,
+        })
+      : null;
+  registerPartnerExchangeRoute(app, partnerVerifier, issuer);
   registerMeRoute(app, pool);
 }
 

@@ -9,7 +9,9 @@ import {
   RefreshRequest,
   TokenResponse,
 } from '@reports/contracts';
+import { AppError } from '@reports/contracts';
 import type { Issuer } from './issuer.js';
+import type { SignInMailer } from './mailer.js';
 
 /**
  * A public JWK as served on /auth/jwks.json. Only these members are listed, and
@@ -31,7 +33,11 @@ export const JwksResponse = z.object({ keys: z.array(PublicJwk) });
 const TAGS = ['auth'];
 
 /** Routes of the built-in issuer (local use): magic-link sign-in, refresh, public keys. */
-export function registerIssuerRoutes(parent: FastifyInstance, issuer: Issuer): void {
+export function registerIssuerRoutes(
+  parent: FastifyInstance,
+  issuer: Issuer,
+  mailer: SignInMailer | null = null,
+): void {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -41,15 +47,28 @@ export function registerIssuerRoutes(parent: FastifyInstance, issuer: Issuer): v
       schema: {
         tags: TAGS,
         summary:
-          'Request a one-time sign-in link (built-in issuer; the link is written to the log)',
+          'Request a one-time sign-in link (built-in issuer; sent by mail when SMTP_URL is set, else written to the log)',
         body: MagicLinkRequest,
-        response: { 202: MagicLinkAccepted },
+        response: { 202: MagicLinkAccepted, 503: ErrorBody },
       },
     },
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
       const link = await issuer.createMagicLink(email);
-      request.log.info({ magic_link: link }, `magic link for ${email}`);
+      if (mailer) {
+        try {
+          await mailer.send(email, link);
+        } catch (error) {
+          request.log.error({ err: error }, 'sign-in mail could not be sent');
+          throw new AppError(
+            'service_unavailable',
+            'the sign-in mail could not be sent; try again later',
+          );
+        }
+        request.log.info(`sign-in link mailed to ${email}`);
+      } else {
+        request.log.info({ magic_link: link }, `magic link for ${email}`);
+      }
       return reply.status(202).send({ sent: true });
     },
   );

@@ -1,0 +1,3 @@
+import { packageConfig } from '../../vitest.shared.mjs';
+
+export default packageConfig(import.meta.dirname);
