@@ -45,6 +45,35 @@ export function documentMarkdown(doc: ParsedDocument): string {
     .trim();
 }
 
+/**
+ * Postgres text cannot hold U+0000, which some PDF fonts map glyphs to: it goes from every text
+ * of the parsed document (otherwise the whole report fails with an encoding error).
+ */
+export function withoutNulCharacters(doc: ParsedDocument): ParsedDocument {
+  const clean = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '') : s);
+  const cleanOrNull = (s: string | null) => (s === null ? null : clean(s));
+  return {
+    ...doc,
+    title: cleanOrNull(doc.title),
+    sections: doc.sections.map((s) => ({
+      ...s,
+      name: clean(s.name),
+      slug: clean(s.slug),
+      markdown: clean(s.markdown),
+    })),
+    tables: doc.tables.map((t) => ({
+      ...t,
+      markdown: clean(t.markdown),
+      rows: t.rows.map((r) => r.map(clean)),
+    })),
+    figures: doc.figures.map((f) => ({
+      ...f,
+      alt: cleanOrNull(f.alt),
+      ocr_text: cleanOrNull(f.ocr_text),
+    })),
+  };
+}
+
 async function writeOutput(
   client: PoolClient,
   targetKind: 'report' | 'attachment',
@@ -211,6 +240,7 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
         }
         throw error;
       }
+      doc = withoutNulCharacters(doc);
       const ids = {
         tenantId: target.tenant_id,
         reportId: target.report_id,
