@@ -4,7 +4,8 @@ import type { Embedder } from '@reports/providers';
 import type { TargetKind } from '@reports/contracts';
 import type { IndexableChunk, KeywordIndex } from '@reports/search';
 import { withTransaction, type Pool, type StageDefinition } from '@reports/platform';
-import { chunkSections, type ChunkDraft, type SectionText } from '../chunking/chunker.js';
+import { chunkDocument, indexedText, type ChunkDraft } from '../chunking/chunker.js';
+import { loadDocumentText } from '../chunking/documentText.js';
 
 export interface EmbedDeps {
   pool: Pool;
@@ -52,7 +53,7 @@ async function embedAll(
     try {
       vectors.push(
         ...(await embedder.embed(
-          batch.map((c) => c.content),
+          batch.map((c) => indexedText(c)),
           signal,
         )),
       );
@@ -82,11 +83,9 @@ export async function embedTarget(
   event: EmbedTarget,
   signal: AbortSignal,
 ): Promise<EmbedOutcome> {
-  const { rows: sections } = await deps.pool.query<SectionText>(
-    `SELECT id, section_name, section_slug, markdown FROM sections WHERE target_id = $1 ORDER BY order_in_doc`,
-    [event.target_id],
+  const chunks = chunkDocument(
+    await loadDocumentText(deps.pool, event.target_kind, event.target_id),
   );
-  const chunks = chunkSections(sections);
   const vectors = deps.embedder
     ? await embedAll(deps.embedder, chunks, signal)
     : chunks.map(() => null);
@@ -110,7 +109,7 @@ export async function embedTarget(
       chunks.slice(i, i + INSERT_BATCH).forEach((c, j) => {
         const vector = vectors[i + j];
         const p = values.length;
-        tuples.push(`(${Array.from({ length: 16 }, (_, k) => `$${p + k + 1}`).join(',')})`);
+        tuples.push(`(${Array.from({ length: 20 }, (_, k) => `$${p + k + 1}`).join(',')})`);
         values.push(
           ids[i + j],
           event.tenant_id,
@@ -128,11 +127,16 @@ export async function embedTarget(
           c.order_in_doc,
           vector ? pgvector.toSql(vector) : null,
           vector ? model : null,
+          c.content_type,
+          c.table_id,
+          c.figure_id,
+          c.heading_path || null,
         );
       });
       await client.query(
         `INSERT INTO chunks (id, tenant_id, report_id, attachment_id, target_id, section_id, source_type, section_name,
-               section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model)
+               section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model,
+               content_type, table_id, figure_id, heading_path)
              VALUES ${tuples.join(',')}`,
         values,
       );
@@ -145,7 +149,7 @@ export async function embedTarget(
       tenant_id: event.tenant_id,
       report_id: event.report_id,
       target_id: event.target_id,
-      content: c.content,
+      content: indexedText(c),
     }));
     await deps.keywordIndex.replaceTarget(
       { reportId: event.report_id, targetId: event.target_id },
