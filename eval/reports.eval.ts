@@ -36,6 +36,8 @@ const RESULTS = path.join(ROOT, 'bench/results');
 const TOP_K = 6;
 const CONCURRENCY = 3;
 const CHAT = process.env.EVAL_CHAT !== '0';
+/** `EVAL_SHOW_MISSES=1` prints the heading paths of the top 6 for each question the system misses. */
+const SHOW_MISSES = process.env.EVAL_SHOW_MISSES === '1';
 /** Heading field weights of the BM25-over-chunks reference (0: the chunk text alone). */
 const HEADING_WEIGHTS = [0, 1, 2, 3];
 /** Keyword-leg weights of the extra hybrid runs (1 is the spec's RRF). */
@@ -262,6 +264,7 @@ async function main(): Promise<void> {
       [[...reportOf.values()]],
     );
     const contentOf = new Map(rows.map((r) => [r.id, r.content]));
+    const headingOf = new Map(rows.map((r) => [r.id, r.heading_path]));
     const byType: Record<string, number> = {};
     for (const r of rows) byType[r.content_type] = (byType[r.content_type] ?? 0) + 1;
     console.log(
@@ -357,6 +360,10 @@ async function main(): Promise<void> {
         q,
         body.chunks.map((c) => c.content),
       );
+      if (SHOW_MISSES && systemHit.rank === 0) {
+        const paths = body.chunks.map((c) => headingOf.get(c.id) ?? '(no heading path)');
+        console.log(`miss ${q.id}: the top 6 came from\n  ${paths.join('\n  ')}`);
+      }
       const keyword = outcome(
         q,
         await retrieveLeg(nats!, reportId, q.question, 'keyword', contentOf),

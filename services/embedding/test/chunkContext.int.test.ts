@@ -38,7 +38,11 @@ beforeAll(async () => {
       markdown:
         'The gas appliance in the utility room fires and heats normally. Approximate age: 13 years. ' +
         'Filters are dirty and should be replaced; annual servicing by a qualified technician is advised. ' +
-        'The flue pipe is sealed at the wall and the condensate line drains to the floor trap as intended.',
+        'The flue pipe is sealed at the wall and the condensate line drains to the floor trap as intended. ' +
+        'The burner flame is blue and steady, the heat exchanger shows no visible cracks or rust, and the ' +
+        'blower runs quietly on its mounts. The return air ducts are sealed with foil tape at every joint, ' +
+        'and the supply registers in all bedrooms and both bathrooms deliver warm air within a few minutes ' +
+        'of a call for heat from the hallway thermostat, which reads the room temperature correctly.',
     },
     { name: 'Exterior', level: 1, markdown: `The walls are brick.\n\n${table}` },
   ];

@@ -62,7 +62,7 @@ export interface ChunkingOptions {
 export const DEFAULT_CHUNKING: ChunkingOptions = {
   targetTokens: 350,
   maxTokens: 512,
-  minSectionTokens: 40,
+  minSectionTokens: 80,
 };
 
 export const HEADING_SEPARATOR = ' > ';
