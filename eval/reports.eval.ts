@@ -106,11 +106,16 @@ function bm25Index(
       String(i),
     ),
   );
-  // The library consolidates no fewer than 3 documents (a failed report has none).
-  if (docTokens.length < 3) return () => [];
+  // The library consolidates no fewer than 3 documents: a short document (or a failed report,
+  // which has none) is padded with empty ones, which no query finds.
+  if (docTokens.length === 0) return () => [];
+  for (let pad = docTokens.length; pad < 3; pad++)
+    engine.addDoc(heading ? { body: '_', heading: '_' } : { body: '_' }, `pad${pad}`);
   engine.consolidate(6);
   return (q) =>
-    (engine.search(q.join(' '), TOP_K) as Array<[string, number]>).map(([id]) => Number(id));
+    (engine.search(q.join(' '), TOP_K) as Array<[string, number]>)
+      .filter(([id]) => !id.startsWith('pad'))
+      .map(([id]) => Number(id));
 }
 
 async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
