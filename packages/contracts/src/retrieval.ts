@@ -52,6 +52,13 @@ export const AdminRetrieveBody = z.object({
 export type AdminRetrieveBody = z.infer<typeof AdminRetrieveBody>;
 
 /**
+ * What a chunk holds (`content_type`): section text; a table (or a piece of a long one, header
+ * row repeated; `table_id` set); a figure's caption and annotation (`figure_id` set).
+ */
+export const CHUNK_CONTENT_TYPES = ['text', 'table', 'figure'] as const;
+export type ChunkContentType = (typeof CHUNK_CONTENT_TYPES)[number];
+
+/**
  * One retrieved chunk (spec "Chunk (returned by retrieval)"). A chunk found by one leg only
  * has `null` rank and score for the other leg (outer join); `rerank_score` is `null` unless
  * the reranker ordered the list.

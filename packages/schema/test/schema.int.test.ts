@@ -55,6 +55,30 @@ describe('the schema', () => {
     expect(hit.rowCount).toBe(1);
   });
 
+  it('indexes a chunk heading path before its text, and keeps the keyword statistics with it', async () => {
+    const id = randomUUID();
+    await db.pool.query(
+      `INSERT INTO chunks (id, tenant_id, report_id, target_id, heading_path, content, content_tokens, order_in_doc)
+       VALUES ($1, $2, $3, $3, 'Heating > Furnace', 'Approximate age: 13 years', 1, (SELECT count(*) FROM chunks))`,
+      [id, tenant, report],
+    );
+    const { rows } = await db.pool.query<{ tsv: string }>(
+      'SELECT tsv::text AS tsv FROM chunks WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]!.tsv).toBe(`'13':5 'age':4 'approximate':3 'furnace':2 'heating':1 'years':6`);
+    const terms = async () =>
+      (
+        await db.pool.query<{ term: string }>(
+          'SELECT term FROM chunk_terms WHERE chunk_id = $1 ORDER BY term',
+          [id],
+        )
+      ).rows.map((r) => r.term);
+    expect(await terms()).toContain('furnace');
+    await db.pool.query(`UPDATE chunks SET heading_path = 'Heating > Boiler' WHERE id = $1`, [id]);
+    expect(await terms()).toEqual(['13', 'age', 'approximate', 'boiler', 'heating', 'years']);
+  });
+
   it('stores 1536-dimension embeddings, allows none, and refuses another size', async () => {
     await insertChunk('with embedding', `[${Array.from({ length: 1536 }, () => 0.01).join(',')}]`);
     await insertChunk('without embedding', null);

@@ -1,6 +1,11 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { chunkSections, type SectionText } from '../src/chunking/chunker.js';
+import {
+  chunkDocument,
+  chunkSections,
+  indexedText,
+  type SectionText,
+} from '../src/chunking/chunker.js';
 import { embeddingStatus } from '../src/embed/embedStage.js';
 
 const section = (id: string, markdown: string, name = `Section ${id}`): SectionText => ({
@@ -8,6 +13,7 @@ const section = (id: string, markdown: string, name = `Section ${id}`): SectionT
   section_name: name,
   section_slug: name.toLowerCase().replace(/\s+/g, '-'),
   markdown,
+  level: 1,
 });
 const paragraph = (words: number, word = 'damp') =>
   Array.from({ length: words }, (_, i) => `${word}${i}`).join(' ') + '.';
@@ -20,6 +26,10 @@ describe('chunkSections', () => {
         section_id: 'a',
         section_name: 'Roof',
         section_slug: 'roof',
+        content_type: 'text',
+        table_id: null,
+        figure_id: null,
+        heading_path: 'Roof',
         content: 'The roof is sound.',
         content_tokens: countTokens('The roof is sound.'),
         order_in_doc: 0,
@@ -68,6 +78,143 @@ describe('chunkSections', () => {
   it('is deterministic', () => {
     const input = [section('a', [paragraph(300), paragraph(300)].join('\n\n'))];
     expect(chunkSections(input)).toEqual(chunkSections(input));
+  });
+});
+
+const at = (level: number, id: string, name: string, markdown = ''): SectionText => ({
+  ...section(id, markdown, name),
+  level,
+});
+
+describe('chunkDocument', () => {
+  it('gives every chunk the path of headings above it, title first', () => {
+    const chunks = chunkDocument({
+      title: 'Inspection of 1 Main St',
+      sections: [
+        at(1, 'h', 'Heating', paragraph(60, 'heat')),
+        at(2, 'f', 'Furnace', paragraph(60, 'burner')),
+        at(1, 'p', 'Plumbing', paragraph(60, 'pipe')),
+      ],
+    });
+    expect(chunks.map((c) => c.heading_path)).toEqual([
+      'Inspection of 1 Main St > Heating',
+      'Inspection of 1 Main St > Heating > Furnace',
+      'Inspection of 1 Main St > Plumbing',
+    ]);
+    expect(indexedText(chunks[1]!)).toBe(
+      `Inspection of 1 Main St > Heating > Furnace\n${paragraph(60, 'burner')}`,
+    );
+  });
+
+  it('merges a label/value grid of tiny sections into its parent as labelled lines', () => {
+    const chunks = chunkDocument({
+      title: 'Report',
+      sections: [
+        at(1, 'e', '8: Electrical'),
+        at(4, 'i', 'Information'),
+        at(6, 'a', 'Device: Main Panel Location Device: Panel Capacity', 'Basement 200 AMP'),
+        at(6, 'b', 'Branch Wiring', 'Copper'),
+        at(1, 'r', '9: Roof', paragraph(60, 'shingle')),
+      ],
+    });
+    expect(chunks).toHaveLength(2);
+    expect(chunks[0]).toMatchObject({
+      section_id: 'e',
+      heading_path: 'Report > 8: Electrical',
+      content:
+        'Device: Main Panel Location Device: Panel Capacity: Basement 200 AMP\n\nBranch Wiring: Copper',
+    });
+    expect(chunks[1]!.heading_path).toBe('Report > 9: Roof');
+  });
+
+  it('keeps a section with enough text of its own as its own chunk', () => {
+    const chunks = chunkDocument({
+      title: null,
+      sections: [at(1, 'a', 'Roof', 'Short.'), at(2, 'b', 'Flashing', paragraph(80, 'lead'))],
+    });
+    expect(chunks.map((c) => [c.section_id, c.heading_path])).toEqual([
+      ['a', 'Roof'],
+      ['b', 'Roof > Flashing'],
+    ]);
+  });
+
+  it('never separates a label from the value after it, even at the size limit', () => {
+    const md = `${paragraph(150, 'note')}\n\nWater heater approximate age:\n\n11 years`;
+    const chunks = chunkDocument(
+      { title: null, sections: [at(1, 'w', 'Water heater', md)] },
+      { targetTokens: 150, maxTokens: 200 },
+    );
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.at(-1)!.content.endsWith('Water heater approximate age:\n\n11 years')).toBe(true);
+    expect(chunks.filter((c) => c.content.endsWith(':'))).toEqual([]);
+  });
+
+  it('splits a long paragraph at line ends before sentences, keeping "Label: value" lines whole', () => {
+    const lines = Array.from({ length: 80 }, (_, i) => `Item ${i} condition: needs repair soon`);
+    const chunks = chunkDocument(
+      { title: null, sections: [at(1, 's', 'Summary', lines.join('\n'))] },
+      { targetTokens: 100, maxTokens: 120 },
+    );
+    expect(chunks.length).toBeGreaterThan(3);
+    const out = chunks.flatMap((c) => c.content.split('\n').filter(Boolean));
+    expect(out).toEqual(lines);
+  });
+
+  it('makes a table into table chunks with its header row in each, out of the text', () => {
+    const header = '| Item | S | R | NP |\n| --- | --- | --- | --- |';
+    const rows = Array.from({ length: 60 }, (_, i) => `| 1.${i} Window and frame ${i} |  | x |  |`);
+    const table = `${header}\n${rows.join('\n')}`;
+    const chunks = chunkDocument(
+      {
+        title: 'Report',
+        sections: [at(1, 'i', 'Interior', `${paragraph(50, 'wall')}\n\n${table}\n\nEnd note.`)],
+        tables: [{ id: 't1', section_id: 'i', markdown: table }],
+      },
+      { targetTokens: 200 },
+    );
+    const text = chunks.filter((c) => c.content_type === 'text');
+    const tables = chunks.filter((c) => c.content_type === 'table');
+    expect(text.map((c) => c.content).join('\n')).not.toContain('| 1.0 Window');
+    expect(text.at(-1)!.content).toContain('End note.');
+    expect(tables.length).toBeGreaterThan(1);
+    for (const t of tables) {
+      expect(t).toMatchObject({
+        table_id: 't1',
+        figure_id: null,
+        heading_path: 'Report > Interior',
+      });
+      expect(t.content.startsWith(header)).toBe(true);
+    }
+    expect(tables.flatMap((t) => t.content.split('\n').slice(2))).toEqual(rows);
+  });
+
+  it('makes a figure with a caption or an annotation into a figure chunk, and skips a bare one', () => {
+    const chunks = chunkDocument({
+      title: 'Report',
+      sections: [at(1, 'x', 'Exterior', paragraph(50, 'brick'))],
+      figures: [
+        {
+          id: 'f1',
+          section_id: 'x',
+          page_number: 4,
+          caption: 'Photo 3: cracked brick veneer',
+          summary: 'A close photo of a stepped crack in brick veneer beside a window.',
+        },
+        { id: 'f2', section_id: 'x', page_number: 4, caption: null, summary: null },
+      ],
+    });
+    const figures = chunks.filter((c) => c.content_type === 'figure');
+    expect(figures).toEqual([
+      expect.objectContaining({
+        figure_id: 'f1',
+        table_id: null,
+        section_id: 'x',
+        heading_path: 'Report > Exterior',
+        content:
+          'Figure, page 4: Photo 3: cracked brick veneer\nA close photo of a stepped crack in brick veneer beside a window.',
+      }),
+    ]);
+    expect(chunks.map((c) => c.order_in_doc)).toEqual(chunks.map((_, i) => i));
   });
 });
 

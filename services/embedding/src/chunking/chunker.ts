@@ -1,16 +1,50 @@
 import { countTokens } from 'gpt-tokenizer';
+import type { ChunkContentType } from '@reports/contracts';
 
 export interface SectionText {
   id: string;
   section_name: string;
   section_slug: string;
   markdown: string;
+  /** Heading level, 1 = top; 0 for the untitled content before the first heading. */
+  level: number;
+}
+
+/** A table of the target, as the parse stage stored it (its markdown also sits in its section's). */
+export interface TableText {
+  id: string;
+  section_id: string | null;
+  markdown: string;
+}
+
+/** A figure of the target with what the annotate stage (which runs before embed) said of it. */
+export interface FigureText {
+  id: string;
+  section_id: string | null;
+  page_number: number | null;
+  /** Caption or alt text the document gives the image, or text read in it. */
+  caption: string | null;
+  /** The annotation's summary; null when there is none or it is the no-model heuristic. */
+  summary: string | null;
+}
+
+export interface DocumentText {
+  /** The document's title (report title or file name); the first element of every heading path. */
+  title: string | null;
+  sections: SectionText[];
+  tables?: TableText[];
+  figures?: FigureText[];
 }
 
 export interface ChunkDraft {
   section_id: string;
   section_name: string;
   section_slug: string;
+  content_type: ChunkContentType;
+  table_id: string | null;
+  figure_id: string | null;
+  /** Headings above the chunk, outermost first, joined with " > " (title > system > subsection). */
+  heading_path: string;
   content: string;
   content_tokens: number;
   order_in_doc: number;
@@ -21,15 +55,33 @@ export interface ChunkingOptions {
   targetTokens: number;
   /** Never exceed this many tokens (a longer sentence is cut by words). */
   maxTokens: number;
+  /** A section whose own text is shorter than this merges into its parent's chunks. */
+  minSectionTokens: number;
 }
 
-export const DEFAULT_CHUNKING: ChunkingOptions = { targetTokens: 350, maxTokens: 512 };
+export const DEFAULT_CHUNKING: ChunkingOptions = {
+  targetTokens: 350,
+  maxTokens: 512,
+  minSectionTokens: 80,
+};
 
-/** Splits text into the largest pieces that fit: paragraphs, then sentences, then words. */
+export const HEADING_SEPARATOR = ' > ';
+
+/**
+ * What both retrieval legs index for a chunk: its heading path, then its text. The keyword leg's
+ * tsvector is generated from the same two columns (migration 0060), the vector leg embeds this.
+ */
+export function indexedText(chunk: Pick<ChunkDraft, 'heading_path' | 'content'>): string {
+  return chunk.heading_path ? `${chunk.heading_path}\n${chunk.content}` : chunk.content;
+}
+
+/** Splits text into the largest pieces that fit: paragraphs, then lines, then sentences, then words. */
 function pieces(text: string, maxTokens: number): string[] {
   if (countTokens(text) <= maxTokens) return [text];
   const paragraphs = text.split(/\n{2,}/).filter((p) => p.trim());
   if (paragraphs.length > 1) return paragraphs.flatMap((p) => pieces(p, maxTokens));
+  const lines = text.split('\n').filter((l) => l.trim());
+  if (lines.length > 1) return packLines(lines, maxTokens).flatMap((p) => pieces(p, maxTokens));
   const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim());
   if (sentences.length > 1) return sentences.flatMap((s) => pieces(s, maxTokens));
   const words = text.split(/\s+/);
@@ -47,42 +99,227 @@ function pieces(text: string, maxTokens: number): string[] {
   return out;
 }
 
+/** Whole lines packed into pieces of at most `maxTokens` (a line alone may be longer). */
+function packLines(lines: string[], maxTokens: number): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  for (const line of lines) {
+    if (current.length && countTokens([...current, line].join('\n')) > maxTokens) {
+      out.push(current.join('\n'));
+      current = [];
+    }
+    current.push(line);
+  }
+  if (current.length) out.push(current.join('\n'));
+  return out;
+}
+
+/** A piece that ends in a label ("Furnace:", "Approximate age:") belongs with what follows it. */
+function endsWithLabel(text: string): boolean {
+  return /:\s*$/.test(text);
+}
+
+/** The section's text with its tables cut out (they become table chunks), and the tables found. */
+function withoutTables(
+  markdown: string,
+  tables: readonly TableText[],
+): { text: string; cut: TableText[] } {
+  let text = markdown;
+  const cut: TableText[] = [];
+  for (const table of tables) {
+    const at = text.indexOf(table.markdown.trim());
+    if (at < 0) continue;
+    text = `${text.slice(0, at)}\n\n${text.slice(at + table.markdown.trim().length)}`;
+    cut.push(table);
+  }
+  return { text: text.replace(/\n{3,}/g, '\n\n').trim(), cut };
+}
+
+/** A short section's text as one line of its parent: the heading is its label. */
+function asLabelled(name: string, text: string): string {
+  if (!text) return '';
+  const label = name.trim().replace(/[:\s]+$/, '');
+  return text.includes('\n') ? `${label}:\n${text}` : `${label}: ${text}`;
+}
+
+/** Table rows in pieces that fit, each piece led by the header row and its separator. */
+function tablePieces(markdown: string, targetTokens: number): string[] {
+  const lines = markdown
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim());
+  const separator = lines.findIndex((l) => /^\s*\|?\s*:?-{3,}/.test(l));
+  const head = separator === 1 ? lines.slice(0, 2) : [];
+  const body = separator === 1 ? lines.slice(2) : lines;
+  const headText = head.join('\n');
+  const out: string[] = [];
+  let current: string[] = [];
+  const budget = Math.max(targetTokens - countTokens(headText), 32);
+  for (const row of body) {
+    if (current.length && countTokens([...current, row].join('\n')) > budget) {
+      out.push([...head, ...current].join('\n'));
+      current = [];
+    }
+    current.push(row);
+  }
+  if (current.length || out.length === 0) out.push([...head, ...current].join('\n'));
+  return out;
+}
+
+interface Group {
+  section: SectionText;
+  path: string;
+  parts: string[];
+}
+
+/** The heading path: the title, then each heading, without a heading that repeats the one above. */
+function joinPath(names: readonly (string | null)[]): string {
+  const out: string[] = [];
+  for (const raw of names) {
+    const name = raw?.replace(/\s+/g, ' ').trim();
+    if (!name) continue;
+    if (out.length && out.at(-1)!.toLowerCase() === name.toLowerCase()) continue;
+    out.push(name);
+  }
+  return out.join(HEADING_SEPARATOR);
+}
+
 /**
- * Chunks sections for retrieval: each chunk stays inside one section (so it
- * carries that section's name), packs whole paragraphs up to the target size,
- * and never exceeds the maximum. Pure and deterministic.
+ * Chunks a document for retrieval (docs/adr/075-chunks-keep-their-context.md):
+ * - every chunk carries the path of headings above it (title > system > subsection);
+ * - a section whose own text is shorter than `minSectionTokens` is not a chunk of its own: its
+ *   text joins its parent's chunks as a labelled line ("Heading: text"), so a value stays with
+ *   the label the document gave it; an empty section adds nothing but its name in paths below;
+ * - text packs whole paragraphs, then whole lines, up to the target size; a piece that ends
+ *   in a label ("Approximate age:") is never separated from the piece after it;
+ * - a table becomes table chunks (`content_type` table) with its header row repeated in each;
+ * - a figure with a caption or a model's annotation becomes a figure chunk (`content_type`
+ *   figure) with both.
+ * Pure and deterministic.
  */
-export function chunkSections(
-  sections: SectionText[],
-  opts: ChunkingOptions = DEFAULT_CHUNKING,
+export function chunkDocument(
+  doc: DocumentText,
+  options: Partial<ChunkingOptions> = {},
 ): ChunkDraft[] {
+  const opts: ChunkingOptions = { ...DEFAULT_CHUNKING, ...options };
+  const tablesBySection = new Map<string, TableText[]>();
+  for (const t of doc.tables ?? []) {
+    if (!t.section_id) continue;
+    tablesBySection.set(t.section_id, [...(tablesBySection.get(t.section_id) ?? []), t]);
+  }
+  const figuresBySection = new Map<string, FigureText[]>();
+  for (const f of doc.figures ?? []) {
+    if (!f.section_id) continue;
+    figuresBySection.set(f.section_id, [...(figuresBySection.get(f.section_id) ?? []), f]);
+  }
+
   const chunks: ChunkDraft[] = [];
-  for (const section of sections) {
-    const parts = pieces(section.markdown.trim(), opts.maxTokens);
+  const push = (
+    section: SectionText,
+    path: string,
+    content: string,
+    type: ChunkContentType,
+    ids: { table_id?: string; figure_id?: string } = {},
+  ) => {
+    const text = content.trim();
+    if (!text) return;
+    chunks.push({
+      section_id: section.id,
+      section_name: section.section_name,
+      section_slug: section.section_slug,
+      content_type: type,
+      table_id: ids.table_id ?? null,
+      figure_id: ids.figure_id ?? null,
+      heading_path: path,
+      content: text,
+      content_tokens: countTokens(text),
+      order_in_doc: chunks.length,
+    });
+  };
+
+  // Groups of text in document order; a group is flushed into chunks when a new one opens, so
+  // chunks keep the document's order (tables and figures of a section follow its text).
+  const stack: Array<{ level: number; name: string; group: Group }> = [];
+  let open: Group | null = null;
+  const pending: Array<() => void> = [];
+  const flush = () => {
+    if (open) emitText(open);
+    for (const emit of pending.splice(0)) emit();
+    open = null;
+  };
+  const emitText = (group: Group) => {
+    const parts = group.parts.flatMap((p) => pieces(p, opts.maxTokens));
     let buffer = '';
     let bufferTokens = 0;
-    const flush = () => {
-      const content = buffer.trim();
-      if (content) {
-        chunks.push({
-          section_id: section.id,
-          section_name: section.section_name,
-          section_slug: section.section_slug,
-          content,
-          content_tokens: countTokens(content),
-          order_in_doc: chunks.length,
-        });
-      }
-      buffer = '';
-      bufferTokens = 0;
-    };
     for (const part of parts) {
       const tokens = countTokens(part);
-      if (bufferTokens > 0 && bufferTokens + tokens > opts.targetTokens) flush();
+      if (bufferTokens > 0 && bufferTokens + tokens > opts.targetTokens && !endsWithLabel(buffer)) {
+        push(group.section, group.path, buffer, 'text');
+        buffer = '';
+        bufferTokens = 0;
+      }
       buffer = buffer ? `${buffer}\n\n${part}` : part;
       bufferTokens += tokens;
     }
-    flush();
+    push(group.section, group.path, buffer, 'text');
+  };
+
+  for (const section of doc.sections) {
+    const level = section.level > 0 ? section.level : 0;
+    while (stack.length && stack.at(-1)!.level >= level) stack.pop();
+    const path = joinPath([
+      doc.title,
+      ...stack.map((s) => s.name),
+      level > 0 ? section.section_name : null,
+    ]);
+    const { text, cut } = withoutTables(section.markdown, tablesBySection.get(section.id) ?? []);
+    const parent = stack.at(-1)?.group ?? null;
+    let group: Group;
+    if (parent && parent === open && countTokens(text) < opts.minSectionTokens) {
+      group = parent;
+      const line = asLabelled(section.section_name, text);
+      if (line) group.parts.push(line);
+    } else {
+      flush();
+      // A short section whose parent's chunks are already written stands alone, labelled.
+      const own = parent && countTokens(text) < opts.minSectionTokens;
+      group = {
+        section,
+        path,
+        parts: text ? [own ? asLabelled(section.section_name, text) : text] : [],
+      };
+      open = group;
+    }
+    for (const table of cut) {
+      pending.push(() => {
+        for (const piece of tablePieces(table.markdown, opts.targetTokens))
+          push(section, path, piece, 'table', { table_id: table.id });
+      });
+    }
+    for (const figure of figuresBySection.get(section.id) ?? []) {
+      const content = [figure.caption, figure.summary]
+        .map((s) => s?.replace(/\s+/g, ' ').trim())
+        .filter((s): s is string => Boolean(s))
+        .filter((s, i, all) => all.indexOf(s) === i)
+        .join('\n');
+      if (!content) continue;
+      const where = figure.page_number ? `Figure, page ${figure.page_number}` : 'Figure';
+      pending.push(() =>
+        push(section, path, `${where}: ${content}`, 'figure', { figure_id: figure.id }),
+      );
+    }
+    if (level > 0) stack.push({ level, name: section.section_name, group });
   }
+  flush();
   return chunks;
+}
+
+/**
+ * Chunks sections alone (no title, tables or figures): the text rules of {@link chunkDocument}.
+ */
+export function chunkSections(
+  sections: SectionText[],
+  options: Partial<ChunkingOptions> = {},
+): ChunkDraft[] {
+  return chunkDocument({ title: null, sections }, options);
 }

@@ -12,8 +12,8 @@ import {
   type StageDefinition,
   type StageResult,
 } from '@reports/platform';
-import { chunkSections, type ChunkDraft } from '../chunking/chunker.js';
-import { lockTarget, replaceChunks, sectionTexts } from './store.js';
+import { chunkDocument, indexedText, type ChunkDraft } from '../chunking/chunker.js';
+import { loadDocumentText, lockTarget, replaceChunks } from './store.js';
 
 export interface EmbedDeps {
   pool: Pool;
@@ -75,7 +75,7 @@ async function embedAll(
     try {
       vectors.push(
         ...(await embedder.embed(
-          batch.map((c) => c.content),
+          batch.map((c) => indexedText(c)),
           signal,
         )),
       );
@@ -106,7 +106,9 @@ export async function embedTarget(
   signal: AbortSignal,
   fence?: EmbedFence,
 ): Promise<EmbedOutcome> {
-  const chunks = chunkSections(await sectionTexts(deps.pool, event.target_id));
+  const chunks = chunkDocument(
+    await loadDocumentText(deps.pool, event.target_kind, event.target_id),
+  );
   const vectors = deps.embedder
     ? await embedAll(deps.embedder, chunks, signal)
     : chunks.map(() => null);
@@ -146,7 +148,7 @@ export async function embedTarget(
       tenant_id: event.tenant_id,
       report_id: event.report_id,
       target_id: event.target_id,
-      content: c.content,
+      content: indexedText(c),
     }));
     await deps.keywordIndex.replaceTarget(
       { reportId: event.report_id, targetId: event.target_id },

@@ -2,20 +2,76 @@ import { randomUUID } from 'node:crypto';
 import pgvector from 'pgvector';
 import type { TargetKind } from '@reports/contracts';
 import type { Pool, PoolClient } from '@reports/platform';
-import type { ChunkDraft, SectionText } from '../chunking/chunker.js';
+import type {
+  ChunkDraft,
+  DocumentText,
+  FigureText,
+  SectionText,
+  TableText,
+} from '../chunking/chunker.js';
 
-/** The embed stage's queries: a target's sections in, its chunks out. */
+/** The embed stage's queries: a target's sections, tables and figures in, its chunks out. */
 
 const TABLE: Record<TargetKind, string> = { report: 'reports', attachment: 'attachments' };
 const INSERT_BATCH = 100;
 
-/** The target's sections in document order, as the chunker reads them. */
-export async function sectionTexts(pool: Pool, targetId: string): Promise<SectionText[]> {
-  const { rows } = await pool.query<SectionText>(
-    `SELECT id, section_name, section_slug, markdown FROM sections WHERE target_id = $1 ORDER BY order_in_doc`,
-    [targetId],
-  );
-  return rows;
+/** A summary the annotate stage wrote without a model only restates what the figure row holds. */
+function modelSummary(annotation: unknown): string | null {
+  if (!annotation || typeof annotation !== 'object') return null;
+  const a = annotation as { summary?: unknown; heuristic?: unknown };
+  if (a.heuristic === true || typeof a.summary !== 'string') return null;
+  return a.summary.trim() || null;
+}
+
+/**
+ * What the chunker reads of one target: its title (the report's title or file name; an
+ * attachment's file name), its sections in order, its tables and its figures with the
+ * annotations the annotate stage (which runs before embed) gave them.
+ */
+export async function loadDocumentText(
+  pool: Pool,
+  kind: TargetKind,
+  targetId: string,
+): Promise<DocumentText> {
+  const titleQuery =
+    kind === 'report'
+      ? "SELECT coalesce(nullif(trim(title), ''), filename) AS title FROM reports WHERE id = $1"
+      : 'SELECT filename AS title FROM attachments WHERE id = $1';
+  const [title, sections, tables, figures] = await Promise.all([
+    pool.query<{ title: string | null }>(titleQuery, [targetId]),
+    pool.query<SectionText>(
+      `SELECT id, section_name, section_slug, markdown, level FROM sections
+        WHERE target_id = $1 ORDER BY order_in_doc`,
+      [targetId],
+    ),
+    pool.query<TableText>(
+      `SELECT id, section_id, markdown FROM report_tables WHERE target_id = $1 ORDER BY order_in_doc`,
+      [targetId],
+    ),
+    pool.query<{
+      id: string;
+      section_id: string | null;
+      page_number: number | null;
+      ocr_text: string | null;
+      annotation_json: unknown;
+    }>(
+      `SELECT id, section_id, page_number, ocr_text, annotation_json FROM figures
+        WHERE target_id = $1 ORDER BY order_in_doc`,
+      [targetId],
+    ),
+  ]);
+  return {
+    title: title.rows[0]?.title ?? null,
+    sections: sections.rows,
+    tables: tables.rows,
+    figures: figures.rows.map((f): FigureText => ({
+      id: f.id,
+      section_id: f.section_id,
+      page_number: f.page_number,
+      caption: f.ocr_text?.trim() || null,
+      summary: modelSummary(f.annotation_json),
+    })),
+  };
 }
 
 /** Locks the target row; its file name (attachments label their chunks with it), or null when gone. */
@@ -56,7 +112,7 @@ export async function replaceChunks(
     chunks.slice(i, i + INSERT_BATCH).forEach((c, j) => {
       const vector = vectors[i + j];
       const p = values.length;
-      tuples.push(`(${Array.from({ length: 16 }, (_, k) => `$${p + k + 1}`).join(',')})`);
+      tuples.push(`(${Array.from({ length: 20 }, (_, k) => `$${p + k + 1}`).join(',')})`);
       values.push(
         ids[i + j],
         target.tenant_id,
@@ -74,11 +130,16 @@ export async function replaceChunks(
         c.order_in_doc,
         vector ? pgvector.toSql(vector) : null,
         vector ? model : null,
+        c.content_type,
+        c.table_id,
+        c.figure_id,
+        c.heading_path || null,
       );
     });
     await client.query(
       `INSERT INTO chunks (id, tenant_id, report_id, attachment_id, target_id, section_id, source_type, section_name,
-             section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model)
+             section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model,
+             content_type, table_id, figure_id, heading_path)
            VALUES ${tuples.join(',')}`,
       values,
     );

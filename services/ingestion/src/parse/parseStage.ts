@@ -42,6 +42,35 @@ const MAX_PARSE_BYTES = 51 * 1024 * 1024;
 export { documentMarkdown } from './store.js';
 
 /**
+ * Postgres text cannot hold U+0000, which some PDF fonts map glyphs to: it goes from every text
+ * of the parsed document (otherwise the whole report fails with an encoding error).
+ */
+export function withoutNulCharacters(doc: ParsedDocument): ParsedDocument {
+  const clean = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '') : s);
+  const cleanOrNull = (s: string | null) => (s === null ? null : clean(s));
+  return {
+    ...doc,
+    title: cleanOrNull(doc.title),
+    sections: doc.sections.map((s) => ({
+      ...s,
+      name: clean(s.name),
+      slug: clean(s.slug),
+      markdown: clean(s.markdown),
+    })),
+    tables: doc.tables.map((t) => ({
+      ...t,
+      markdown: clean(t.markdown),
+      rows: t.rows.map((r) => r.map(clean)),
+    })),
+    figures: doc.figures.map((f) => ({
+      ...f,
+      alt: cleanOrNull(f.alt),
+      ocr_text: cleanOrNull(f.ocr_text),
+    })),
+  };
+}
+
+/**
  * Parse: the stored file becomes sections (from headings, with slugs and pages), tables and
  * figures (image and thumbnail in the object store under the report's prefix, rows `pending`
  * for the annotate stage). Scanned pages and images are read by the OCR engine. A damaged,
@@ -140,6 +169,7 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
         }
         throw error;
       }
+      doc = withoutNulCharacters(doc);
       const ids = {
         tenantId: target.tenant_id,
         reportId: target.report_id,

@@ -13,7 +13,7 @@ import { vectorSearch, type KeywordIndex, type VectorHit, type KeywordHit } from
 import { reciprocalRankFusion, type FusedHit } from '../fusion/rrf.js';
 import { diversify } from '../diversity/diversity.js';
 import { HYDE_SYSTEM_PROMPT, hydeEmbeddingText, hydePrompt, wantsHyde } from '../hyde/hyde.js';
-import { findReportTenant, loadChunks } from './chunks.js';
+import { findReportTenant, loadChunks, type ChunkRow } from './chunks.js';
 import { insertRetrievalLog } from '../log/retrievalLog.js';
 
 /** The adapters retrieval uses; main.ts builds the real ones, tests point them at test resources. */
@@ -53,16 +53,11 @@ interface Ordered extends FusedHit {
   source_type: string;
 }
 
-/**
- * The spec's retrieve flow over one report folder: HyDE for short queries (when a model can
- * write), the query embedding, both legs in parallel, RRF fusion (outer join, k = 60), optional
- * rerank with fallback to the fused order, the diversity rule, one retrieval log row.
- */
-export async function retrieve(
+/** The report's tenant for this caller; 501 for a scope not built yet, 404 outside the caller's tenant. */
+async function resolveFolder(
   deps: RetrievalDeps,
   req: ParsedRetrieveRequest,
-): Promise<RetrieveResponse> {
-  const started = performance.now();
+): Promise<{ reportId: string; tenantId: string }> {
   if (req.scope.type !== 'folder') {
     throw new AppError(
       'scope_not_implemented',
@@ -76,77 +71,95 @@ export async function retrieve(
     req.caller.kind === 'user' ? req.caller.tenant_id : null,
   );
   if (!tenantId) throw new AppError('not_found', 'report not found');
+  return { reportId, tenantId };
+}
 
-  const useKeyword = req.options.legs !== 'vector';
-  const useVector = req.options.legs !== 'keyword';
-  const log = deps.logger.child({ report_id: reportId });
-
-  // 1. HyDE: only when a model actually writes the passage.
-  let hydeText: string | null = null;
-  let hydeMs = 0;
+/** Step 1, HyDE: a hypothetical passage, only when a model actually writes it; null otherwise. */
+async function writeHydePassage(
+  deps: RetrievalDeps,
+  req: ParsedRetrieveRequest,
+  useVector: boolean,
+  log: Logger,
+): Promise<{ hydeText: string | null; hydeMs: number }> {
   if (
-    useVector &&
-    req.options.hyde === 'auto' &&
-    deps.generator &&
-    wantsHyde(req.query, req.scope.type)
+    !useVector ||
+    req.options.hyde !== 'auto' ||
+    !deps.generator ||
+    !wantsHyde(req.query, req.scope.type)
   ) {
-    const t = performance.now();
-    try {
-      const completion = await deps.generator.complete({
-        system: HYDE_SYSTEM_PROMPT,
-        prompt: hydePrompt(req.query),
-        maxTokens: 200,
-        temperature: 0.2,
-        signal: AbortSignal.timeout(HYDE_TIMEOUT_MS),
-      });
-      hydeText = completion.text.trim() || null;
-    } catch (error) {
-      log.warn(
-        { err: (error as Error).message },
-        'HyDE passage failed; embedding the query as typed',
-      );
-    }
-    hydeMs = since(t);
+    return { hydeText: null, hydeMs: 0 };
   }
-
-  // 2. The query vector. No embedder, or a provider down after its retries: 503 (spec).
-  let vector: number[] | null = null;
-  const embedStarted = performance.now();
-  if (useVector) {
-    if (!deps.embedder) {
-      throw new AppError(
-        'embedding_unavailable',
-        'embedding is unavailable: the embedding provider is not configured',
-      );
-    }
-    try {
-      const [v] = await deps.embedder.embed([
-        hydeText ? hydeEmbeddingText(req.query, hydeText) : req.query,
-      ]);
-      vector = v ?? null;
-    } catch (error) {
-      log.warn({ err: (error as Error).message }, 'query embedding failed');
-      throw new AppError(
-        'embedding_unavailable',
-        'embedding is unavailable: the provider did not answer; try again later',
-        {
-          cause: error,
-        },
-      );
-    }
+  const t = performance.now();
+  let hydeText: string | null = null;
+  try {
+    const completion = await deps.generator.complete({
+      system: HYDE_SYSTEM_PROMPT,
+      prompt: hydePrompt(req.query),
+      maxTokens: 200,
+      temperature: 0.2,
+      signal: AbortSignal.timeout(HYDE_TIMEOUT_MS),
+    });
+    hydeText = completion.text.trim() || null;
+  } catch (error) {
+    log.warn(
+      { err: (error as Error).message },
+      'HyDE passage failed; embedding the query as typed',
+    );
   }
-  const embedMs = hydeMs + since(embedStarted);
+  return { hydeText, hydeMs: since(t) };
+}
 
-  // 3. Both legs at once. A query without a single word has the zero vector: no neighbours.
-  const retrievalStarted = performance.now();
-  const depth = candidateDepth(req.top_k);
+/** Step 2, the query vector. No embedder, or a provider down after its retries: 503 (spec). */
+async function embedQuery(
+  deps: RetrievalDeps,
+  query: string,
+  hydeText: string | null,
+  log: Logger,
+): Promise<number[] | null> {
+  if (!deps.embedder) {
+    throw new AppError(
+      'embedding_unavailable',
+      'embedding is unavailable: the embedding provider is not configured',
+    );
+  }
+  try {
+    const [v] = await deps.embedder.embed([hydeText ? hydeEmbeddingText(query, hydeText) : query]);
+    return v ?? null;
+  } catch (error) {
+    log.warn({ err: (error as Error).message }, 'query embedding failed');
+    throw new AppError(
+      'embedding_unavailable',
+      'embedding is unavailable: the provider did not answer; try again later',
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+interface LegResults {
+  keywordHits: KeywordHit[];
+  vectorHits: VectorHit[];
+  keywordMs: number;
+  vectorMs: number;
+}
+
+/** Step 3, both legs at once. A query without a single word has the zero vector: no neighbours. */
+async function searchLegs(
+  deps: RetrievalDeps,
+  reportId: string,
+  query: string,
+  vector: number[] | null,
+  useKeyword: boolean,
+  depth: number,
+): Promise<LegResults> {
   let keywordMs = 0;
   let vectorMs = 0;
   const [keywordHits, vectorHits] = await Promise.all([
     useKeyword
       ? (async (): Promise<KeywordHit[]> => {
           const t = performance.now();
-          const hits = await deps.keywordIndex.search(reportId, req.query, depth);
+          const hits = await deps.keywordIndex.search(reportId, query, depth);
           keywordMs = since(t);
           return hits;
         })()
@@ -160,9 +173,19 @@ export async function retrieve(
         })()
       : Promise.resolve([]),
   ]);
+  return { keywordHits, vectorHits, keywordMs, vectorMs };
+}
+
+/** Step 3 (cont.), RRF over both legs (outer join, k = 60) and the fused chunks' rows. */
+async function fuseCandidates(
+  deps: RetrievalDeps,
+  req: ParsedRetrieveRequest,
+  reportId: string,
+  legs: LegResults,
+): Promise<{ ordered: Ordered[]; rows: Map<string, ChunkRow> }> {
   const fused = reciprocalRankFusion(
-    keywordHits,
-    vectorHits.map((h) => ({ chunk_id: h.chunk_id, rank: h.rank, score: h.distance })),
+    legs.keywordHits,
+    legs.vectorHits.map((h) => ({ chunk_id: h.chunk_id, rank: h.rank, score: h.distance })),
     { k: RRF_K, keywordWeight: req.options.keyword_weight ?? deps.keywordWeight ?? 1 },
   );
   const rows = await loadChunks(
@@ -170,7 +193,7 @@ export async function retrieve(
     reportId,
     fused.map((f) => f.chunk_id),
   );
-  let ordered: Ordered[] = fused
+  const ordered: Ordered[] = fused
     .filter((f) => rows.has(f.chunk_id))
     .map((f) => ({
       ...f,
@@ -178,39 +201,52 @@ export async function retrieve(
       score: f.rrf_score,
       source_type: rows.get(f.chunk_id)!.source_type,
     }));
-  let retrievalMs = since(retrievalStarted);
+  return { ordered, rows };
+}
 
-  // 4. Rerank: on any failure the fused order stands and `reranked` is false.
-  let reranked = false;
-  let rerankMs = 0;
-  let rerankError: string | null = null;
-  if (deps.reranker && req.options.rerank === 'auto' && ordered.length > 0) {
-    const t = performance.now();
-    const head = ordered.slice(0, RERANK_MAX_DOCUMENTS);
-    try {
-      const results = await deps.reranker.rerank(
-        req.query,
-        head.map((o) => rows.get(o.chunk_id)!.content),
-      );
-      const rest = ordered.slice(RERANK_MAX_DOCUMENTS).map((o) => ({ ...o, score: -Infinity }));
-      ordered = [
+/** Step 4, rerank: on any failure the fused order stands and `reranked` is false. */
+async function rerankCandidates(
+  deps: RetrievalDeps,
+  req: ParsedRetrieveRequest,
+  ordered: Ordered[],
+  rows: Map<string, ChunkRow>,
+  log: Logger,
+): Promise<{
+  ordered: Ordered[];
+  reranked: boolean;
+  rerankMs: number;
+  rerankError: string | null;
+}> {
+  if (!deps.reranker || req.options.rerank !== 'auto' || ordered.length === 0) {
+    return { ordered, reranked: false, rerankMs: 0, rerankError: null };
+  }
+  const t = performance.now();
+  const head = ordered.slice(0, RERANK_MAX_DOCUMENTS);
+  try {
+    const results = await deps.reranker.rerank(
+      req.query,
+      head.map((o) => rows.get(o.chunk_id)!.content),
+    );
+    const rest = ordered.slice(RERANK_MAX_DOCUMENTS).map((o) => ({ ...o, score: -Infinity }));
+    return {
+      ordered: [
         ...results.map((r) => ({ ...head[r.index]!, rerank_score: r.score, score: r.score })),
         ...rest,
-      ];
-      reranked = true;
-    } catch (error) {
-      rerankError = (error as Error).message;
-      log.warn({ err: rerankError }, 'rerank failed; returning the fused order');
-    }
-    rerankMs = since(t);
+      ],
+      reranked: true,
+      rerankMs: since(t),
+      rerankError: null,
+    };
+  } catch (error) {
+    const rerankError = (error as Error).message;
+    log.warn({ err: rerankError }, 'rerank failed; returning the fused order');
+    return { ordered, reranked: false, rerankMs: since(t), rerankError };
   }
+}
 
-  // 5. Diversity (folder scope).
-  const t = performance.now();
-  const { selected, swaps } = diversify(ordered, req.top_k);
-  retrievalMs += since(t);
-
-  const chunks: RetrievedChunk[] = selected.map((o) => ({
+/** The selected candidates as the spec's Chunk: the stored fields and what each leg said. */
+function toChunks(selected: Ordered[], rows: Map<string, ChunkRow>): RetrievedChunk[] {
+  return selected.map((o) => ({
     ...rows.get(o.chunk_id)!,
     rrf_score: o.rrf_score,
     vector_rank: o.vector_rank,
@@ -219,6 +255,53 @@ export async function retrieve(
     bm25_score: o.bm25_score,
     rerank_score: o.rerank_score,
   }));
+}
+
+/**
+ * The spec's retrieve flow over one report folder: HyDE for short queries (when a model can
+ * write), the query embedding, both legs in parallel, RRF fusion (outer join, k = 60), optional
+ * rerank with fallback to the fused order, the diversity rule, one retrieval log row.
+ */
+export async function retrieve(
+  deps: RetrievalDeps,
+  req: ParsedRetrieveRequest,
+): Promise<RetrieveResponse> {
+  const started = performance.now();
+  const { reportId, tenantId } = await resolveFolder(deps, req);
+  const useKeyword = req.options.legs !== 'vector';
+  const useVector = req.options.legs !== 'keyword';
+  const log = deps.logger.child({ report_id: reportId });
+
+  const { hydeText, hydeMs } = await writeHydePassage(deps, req, useVector, log);
+  const embedStarted = performance.now();
+  const vector = useVector ? await embedQuery(deps, req.query, hydeText, log) : null;
+  const embedMs = hydeMs + since(embedStarted);
+
+  const retrievalStarted = performance.now();
+  const legs = await searchLegs(
+    deps,
+    reportId,
+    req.query,
+    vector,
+    useKeyword,
+    candidateDepth(req.top_k),
+  );
+  const fused = await fuseCandidates(deps, req, reportId, legs);
+  let retrievalMs = since(retrievalStarted);
+
+  const { ordered, reranked, rerankMs, rerankError } = await rerankCandidates(
+    deps,
+    req,
+    fused.ordered,
+    fused.rows,
+    log,
+  );
+
+  // Step 5, diversity (folder scope).
+  const t = performance.now();
+  const { selected, swaps } = diversify(ordered, req.top_k);
+  retrievalMs += since(t);
+  const chunks = toChunks(selected, fused.rows);
 
   const id = randomUUID();
   await insertRetrievalLog(deps.pool, {
@@ -238,12 +321,12 @@ export async function retrieve(
     reranked,
     rerank_error: rerankError,
     diversity_swaps: swaps,
-    keyword_candidates: keywordHits.length,
-    vector_candidates: vectorHits.length,
+    keyword_candidates: legs.keywordHits.length,
+    vector_candidates: legs.vectorHits.length,
     hyde_ms: hydeMs,
     embed_ms: embedMs,
-    keyword_ms: keywordMs,
-    vector_ms: vectorMs,
+    keyword_ms: legs.keywordMs,
+    vector_ms: legs.vectorMs,
     retrieval_ms: retrievalMs,
     rerank_ms: rerankMs,
     total_ms: since(started),

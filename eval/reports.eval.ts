@@ -1,0 +1,513 @@
+/* eslint-disable no-console -- a command-line evaluation: its output is the table it prints. */
+// Real-report evaluation (issue 11): `npm run eval -- reports DIR QUESTIONS.json`.
+// Every PDF a question names is uploaded from DIR through POST /ingest of the whole running
+// system (built services, as the retrieval evaluation starts them) and waited for until `ready`.
+// Each question is then asked through POST /retrieve (folder scope, top_k 6) and POST /chat (the
+// local default model), and the same run scores a baseline a user could build in an afternoon:
+// `pdftotext` one chunk per page, ranked by BM25 (wink-bm25-text-search) over tokens from the same
+// Postgres text search parser the keyword leg uses. A system hit is a top-6 chunk whose text matches
+// the answer pattern; a baseline hit is a top-6 page whose text matches and that is one of the
+// question's judged pages. Also scored: each retrieval leg alone and BM25 over the system's own
+// chunks (the ranking question of issue 11 item 4). Writes bench/results/eval-reports-latest.json
+// (ranks only: no text of the documents goes into the results).
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import bm25 from 'wink-bm25-text-search';
+import { connectNats, type Nats, type Pool } from '@reports/platform';
+import {
+  RETRIEVE_SUBJECT,
+  decodeRetrieveReply,
+  type RetrieveOptions,
+  type RetrieveRequest,
+} from '@reports/contracts';
+import { startSystem, type RunningSystem } from '../test/support/system.js';
+import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
+import { chat } from '../test/support/chat.js';
+import { mean } from './metrics.js';
+import { QuestionsFile, firstHit, statesAnswer, type ReportQuestion } from './reports/questions.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = path.join(ROOT, 'bench/results');
+const TOP_K = 6;
+const CONCURRENCY = 3;
+const CHAT = process.env.EVAL_CHAT !== '0';
+/** `EVAL_SHOW_MISSES=1` prints the heading paths of the top 6 for each question the system misses. */
+const SHOW_MISSES = process.env.EVAL_SHOW_MISSES === '1';
+/** Heading field weights of the BM25-over-chunks reference (0: the chunk text alone). */
+const HEADING_WEIGHTS = [0, 1, 2, 3];
+/** Keyword-leg weights of the extra hybrid runs (1 is the spec's RRF). */
+const KEYWORD_WEIGHTS = [1, 2, 4];
+const run = promisify(execFile);
+
+interface Page {
+  page: number;
+  text: string;
+}
+
+/** 1-based rank of the first result that states the answer; 0 when none of the top 6 does. */
+interface Outcome {
+  rank: number;
+}
+
+/** The text of each page, as `pdftotext` (poppler) reads it in its default reading order. */
+async function pdfPages(file: string): Promise<Page[]> {
+  const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const pages = stdout.split('\f');
+  if (pages.at(-1)?.trim() === '') pages.pop();
+  return pages.map((text, i) => ({ page: i + 1, text }));
+}
+
+/** The tokens Postgres makes of each text (`to_tsvector('simple', immutable_unaccent(text))`), with repeats. */
+async function pgTokens(pool: Pool, texts: string[]): Promise<string[][]> {
+  const out: string[][] = texts.map(() => []);
+  for (let i = 0; i < texts.length; i += 500) {
+    const slice = texts.slice(i, i + 500);
+    const { rows } = await pool.query<{ ord: string; lexeme: string; n: number }>(
+      `SELECT d.ord, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS n
+         FROM unnest($1::text[]) WITH ORDINALITY AS d(body, ord)
+         CROSS JOIN LATERAL unnest(to_tsvector('simple', immutable_unaccent(d.body))) AS u`,
+      [slice],
+    );
+    for (const r of rows) {
+      const list = out[i + Number(r.ord) - 1]!;
+      for (let k = 0; k < r.n; k++) list.push(r.lexeme);
+    }
+  }
+  return out;
+}
+
+/**
+ * BM25 (k1 1.2, b 0.75) over already tokenised documents; returns the ranked indexes. With
+ * `heading` tokens, BM25F-style field weights: the heading field counts `headingWeight` times.
+ */
+function bm25Index(
+  docTokens: string[][],
+  heading?: { tokens: string[][]; weight: number },
+): (queryTokens: string[]) => number[] {
+  const engine = bm25();
+  engine.defineConfig({
+    fldWeights: heading ? { body: 1, heading: heading.weight } : { body: 1 },
+    bm25Params: { k1: 1.2, b: 0.75, k: 1 },
+  });
+  engine.definePrepTasks([(text: string) => text.split(' ').filter(Boolean)]);
+  docTokens.forEach((tokens, i) =>
+    engine.addDoc(
+      {
+        body: tokens.join(' ') || '_',
+        ...(heading ? { heading: heading.tokens[i]!.join(' ') || '_' } : {}),
+      },
+      String(i),
+    ),
+  );
+  // The library consolidates no fewer than 3 documents: a short document (or a failed report,
+  // which has none) is padded with empty ones, which no query finds.
+  if (docTokens.length === 0) return () => [];
+  for (let pad = docTokens.length; pad < 3; pad++)
+    engine.addDoc(heading ? { body: '_', heading: '_' } : { body: '_' }, `pad${pad}`);
+  engine.consolidate(6);
+  return (q) =>
+    (engine.search(q.join(' '), TOP_K) as Array<[string, number]>)
+      .filter(([id]) => !id.startsWith('pad'))
+      .map(([id]) => Number(id));
+}
+
+async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function outcome(q: ReportQuestion, texts: string[], accept?: (i: number) => boolean): Outcome {
+  return { rank: firstHit(q, texts, accept) };
+}
+
+async function retrieveLeg(
+  nats: Nats,
+  reportId: string,
+  query: string,
+  legs: RetrieveOptions['legs'],
+  contentOf: Map<string, string>,
+  keywordWeight?: number,
+): Promise<string[]> {
+  const request: RetrieveRequest = {
+    caller: { kind: 'admin' },
+    scope: { type: 'folder', report_id: reportId },
+    query,
+    top_k: TOP_K,
+    options: {
+      legs,
+      rerank: 'auto',
+      hyde: 'auto',
+      ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
+    },
+  };
+  const reply = await nats.nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), {
+    timeout: 60_000,
+  });
+  const res = decodeRetrieveReply(
+    reply.headers?.get('Nats-Service-Error-Code') || undefined,
+    reply.json(),
+  );
+  return res.chunks.map((c) => contentOf.get(c.id) ?? c.content);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const [dirArg, questionsArg] = process.argv.slice(2);
+  if (!dirArg || !questionsArg) {
+    console.error('usage: npm run eval -- reports DIR QUESTIONS.json');
+    process.exit(2);
+  }
+  const base = process.env.INIT_CWD ?? process.cwd();
+  const dir = path.resolve(base, dirArg);
+  const parsed = QuestionsFile.safeParse(
+    JSON.parse(await readFile(path.resolve(base, questionsArg), 'utf8')),
+  );
+  if (!parsed.success) {
+    console.error(`eval: ${questionsArg} is not a questions file: ${parsed.error.message}`);
+    process.exit(2);
+  }
+  const questions = parsed.data.questions;
+  const files = [...new Set(questions.map((q) => q.file))];
+  const missing = files.filter((f) => !existsSync(path.join(dir, f)));
+  if (missing.length > 0) {
+    console.error(`eval: not in ${dir}: ${missing.join(', ')}`);
+    process.exit(2);
+  }
+  const pagesOf = new Map<string, Page[]>();
+  for (const f of files) pagesOf.set(f, await pdfPages(path.join(dir, f)));
+  const pageCount = [...pagesOf.values()].reduce((n, p) => n + p.length, 0);
+  console.log(`${questions.length} questions on ${files.length} reports (${pageCount} pages)`);
+
+  let system: RunningSystem | undefined;
+  let nats: Nats | undefined;
+  const stop = async () => {
+    await nats?.nc.close().catch(() => undefined);
+    await system?.stop().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+  try {
+    system = await startSystem({
+      env: { STAGE_TIMEOUT_MS: '900000', STAGE_ACK_WAIT_MS: '120000' },
+    });
+    const session: Session = await signIn(system, 'eval@example.com');
+    const as = (s: Session) => ({
+      ...s,
+      headers: (extra = {}) => s.headers({ 'x-forwarded-for': freshIp(), ...extra }),
+    });
+    const user = as(session);
+    const t0 = Date.now();
+    const reportOf = new Map<string, string>();
+    for (const f of files) {
+      const res = await upload(
+        system,
+        user,
+        { bytes: await readFile(path.join(dir, f)), filename: f, type: 'application/pdf' },
+        f.replace(/\.pdf$/i, ''),
+      );
+      if (res.status !== 202)
+        throw new Error(`upload of ${f} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      reportOf.set(f, res.body.id);
+    }
+    // Every report to an end state: one that fails counts as a miss for its questions.
+    const failed = new Set<string>();
+    await Promise.all(
+      [...reportOf.entries()].map(async ([f, id]) => {
+        for (;;) {
+          const status = await waitForStatus(system!, session, id, 'ready', 5_000).catch(
+            () => null,
+          );
+          if (status) return;
+          const { rows: st } = await system!.db.pool.query<{ status: string }>(
+            'SELECT status FROM reports WHERE id = $1',
+            [id],
+          );
+          if (st[0]?.status === 'failed') {
+            failed.add(f);
+            console.log(`${f}: failed (its questions count as misses)`);
+            return;
+          }
+        }
+      }),
+    );
+    const ingestS = (Date.now() - t0) / 1000;
+    const { rows } = await system.db.pool.query<{
+      id: string;
+      report_id: string;
+      content: string;
+      content_type: string;
+      heading_path: string | null;
+      embedded: boolean;
+    }>(
+      // heading_path through to_jsonb: the column is absent before migration 0060.
+      `SELECT id, report_id, content, content_type, to_jsonb(chunks)->>'heading_path' AS heading_path,
+              embedding IS NOT NULL AS embedded
+         FROM chunks WHERE report_id = ANY($1::uuid[]) ORDER BY report_id, order_in_doc`,
+      [[...reportOf.values()]],
+    );
+    const contentOf = new Map(rows.map((r) => [r.id, r.content]));
+    const headingOf = new Map(rows.map((r) => [r.id, r.heading_path]));
+    const byType: Record<string, number> = {};
+    for (const r of rows) byType[r.content_type] = (byType[r.content_type] ?? 0) + 1;
+    console.log(
+      `ingested in ${ingestS.toFixed(1)} s: ${rows.length} chunks (${rows.filter((r) => r.embedded).length} embedded; ${Object.entries(
+        byType,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
+
+    // References: BM25 over pdftotext pages, and BM25 over the system's own chunks.
+    const db = system.db.pool;
+    const queryTokens = await pgTokens(
+      db,
+      questions.map((q) => q.question),
+    );
+    const pageSearch = new Map<string, (q: string[]) => number[]>();
+    const chunkSearch = new Map<
+      string,
+      { texts: string[]; search: Map<number, (q: string[]) => number[]> }
+    >();
+    for (const f of files) {
+      pageSearch.set(
+        f,
+        bm25Index(
+          await pgTokens(
+            db,
+            pagesOf.get(f)!.map((p) => p.text),
+          ),
+        ),
+      );
+      const own = rows.filter((r) => r.report_id === reportOf.get(f));
+      const texts = own.map((r) => r.content);
+      const bodyTokens = await pgTokens(db, texts);
+      const headingTokens = await pgTokens(
+        db,
+        own.map((r) => r.heading_path ?? ''),
+      );
+      chunkSearch.set(f, {
+        texts,
+        search: new Map(
+          HEADING_WEIGHTS.map((w) => [
+            w,
+            w > 0
+              ? bm25Index(bodyTokens, { tokens: headingTokens, weight: w })
+              : bm25Index(bodyTokens),
+          ]),
+        ),
+      });
+    }
+
+    nats = await connectNats(system.nats.url, 'eval');
+    const perQuestion = await pool(questions, CONCURRENCY, async (q) => {
+      const i = questions.indexOf(q);
+      const reportId = reportOf.get(q.file)!;
+      const pages = pagesOf.get(q.file)!;
+      const rankedPages = pageSearch.get(q.file)!(queryTokens[i]!).map((k) => pages[k]!);
+      const baseline = outcome(
+        q,
+        rankedPages.map((p) => p.text),
+        (k) => q.pages.includes(rankedPages[k]!.page),
+      );
+      const own = chunkSearch.get(q.file)!;
+      const bm25Chunks = Object.fromEntries(
+        [...own.search].map(([w, search]) => [
+          `bm25_chunks_heading_x${w}`,
+          outcome(
+            q,
+            search(queryTokens[i]!).map((k) => own.texts[k]!),
+          ),
+        ]),
+      );
+      const fusion: Record<string, Outcome> = {};
+      for (const w of KEYWORD_WEIGHTS) {
+        fusion[`hybrid_keyword_x${w}`] = outcome(
+          q,
+          await retrieveLeg(nats!, reportId, q.question, 'hybrid', contentOf, w),
+        );
+      }
+      const res = await fetch(`${system!.url}/retrieve`, {
+        method: 'POST',
+        headers: user.headers({ 'content-type': 'application/json' }),
+        body: JSON.stringify({
+          query: q.question,
+          scope: { type: 'folder', report_id: reportId },
+          top_k: TOP_K,
+        }),
+      });
+      if (res.status !== 200)
+        throw new Error(`retrieve ${q.id}: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { chunks: Array<{ id: string; content: string }> };
+      const systemHit = outcome(
+        q,
+        body.chunks.map((c) => c.content),
+      );
+      if (SHOW_MISSES && systemHit.rank === 0) {
+        const paths = body.chunks.map((c) => headingOf.get(c.id) ?? '(no heading path)');
+        console.log(`miss ${q.id}: the top 6 came from\n  ${paths.join('\n  ')}`);
+      }
+      const keyword = outcome(
+        q,
+        await retrieveLeg(nats!, reportId, q.question, 'keyword', contentOf),
+      );
+      const vector = outcome(
+        q,
+        await retrieveLeg(nats!, reportId, q.question, 'vector', contentOf),
+      );
+      let chatStates: boolean | null = null;
+      if (CHAT) {
+        const answer = await chat(
+          system!,
+          user,
+          { report_id: reportId, message: q.question },
+          {
+            timeoutMs: 300_000,
+          },
+        );
+        if (answer.status !== 200)
+          throw new Error(`chat ${q.id}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        chatStates = statesAnswer(q, answer.text);
+      }
+      return {
+        id: q.id,
+        file: q.file,
+        question: q.question,
+        answer: q.answer,
+        runs: {
+          system: systemHit,
+          keyword_leg: keyword,
+          vector_leg: vector,
+          ...fusion,
+          ...bm25Chunks,
+          baseline_pdftotext_pages_bm25: baseline,
+        } as Record<string, Outcome>,
+        chat: { states: chatStates },
+      };
+    });
+
+    const names = Object.keys(perQuestion[0]!.runs);
+    const table = Object.fromEntries(
+      names.map((name) => {
+        const ranks = perQuestion.map((r) => r.runs[name]!.rank);
+        return [
+          name,
+          {
+            hit_at_6: ranks.filter((r) => r > 0).length,
+            mrr_at_6: mean(ranks.map((r) => (r > 0 ? 1 / r : 0))),
+          },
+        ];
+      }),
+    );
+    const chatStated = perQuestion.filter((r) => r.chat.states).length;
+    const n = questions.length;
+    const label = (name: string): string =>
+      ({
+        system: 'this system (POST /retrieve)',
+        keyword_leg: 'keyword leg alone',
+        vector_leg: 'vector leg alone',
+        baseline_pdftotext_pages_bm25: 'pdftotext page + BM25 (baseline)',
+      })[name] ??
+      name
+        .replace(/^hybrid_keyword_x(\d+)$/, 'hybrid, keyword weight $1')
+        .replace(/^bm25_chunks_heading_x(\d+)$/, 'BM25 over the system chunks, heading x$1');
+    const shown = ['system', 'keyword_leg', 'vector_leg', 'baseline_pdftotext_pages_bm25'];
+    console.log(`\n| question | ${shown.join(' | ')} | chat |`);
+    console.log(`| --- | ${shown.map(() => '---').join(' | ')} | --- |`);
+    for (const r of perQuestion) {
+      const cells = shown.map((name) => String(r.runs[name]!.rank || '-'));
+      const chatCell = r.chat.states === null ? 'n/a' : r.chat.states ? 'yes' : 'no';
+      console.log(`| ${r.id} | ${cells.join(' | ')} | ${chatCell} |`);
+    }
+    console.log(`\n| measure (${n} questions) | hit@6 | MRR@6 |\n| --- | --- | --- |`);
+    for (const [name, m] of Object.entries(table)) {
+      console.log(`| ${label(name)} | ${m.hit_at_6} / ${n} | ${m.mrr_at_6.toFixed(3)} |`);
+    }
+    console.log(
+      `| chat answer (local default model) states the fact | ${CHAT ? `${chatStated} / ${n}` : 'not run'} | |`,
+    );
+    const sys = table.system!;
+    const base = table.baseline_pdftotext_pages_bm25!;
+    console.log(
+      `\ntargets: system hit@6 >= 28/30 of the questions: ${sys.hit_at_6 / n >= 28 / 30}; system above the baseline: ${
+        sys.hit_at_6 > base.hit_at_6 ||
+        (sys.hit_at_6 === base.hit_at_6 && sys.mrr_at_6 > base.mrr_at_6)
+      }`,
+    );
+    const result = {
+      date: new Date().toISOString(),
+      commit: git(['rev-parse', '--short', 'HEAD']),
+      dirty: git(['status', '--porcelain']).length > 0,
+      node: process.version,
+      cpu_count: os.cpus().length,
+      dataset: {
+        questions_file: path.basename(questionsArg),
+        questions: n,
+        reports: files.length,
+        pages: pageCount,
+        failed_reports: [...failed],
+        chunks: rows.length,
+        chunks_by_type: byType,
+        embedded_chunks: rows.filter((r) => r.embedded).length,
+      },
+      config: {
+        embedding_provider: system.env.EMBEDDING_PROVIDER ?? 'local',
+        llm_provider: system.env.LLM_PROVIDER ?? 'local',
+        top_k: TOP_K,
+        baseline:
+          'pdftotext (poppler, default reading order) one chunk per page; wink-bm25-text-search k1 1.2 b 0.75 over tokens of to_tsvector(simple, immutable_unaccent(text)); a hit must be a judged page',
+      },
+      metrics: { ...table, chat_states_fact: CHAT ? chatStated : null },
+      targets: {
+        system_hit_at_6_ge_28_of_30: sys.hit_at_6 / n >= 28 / 30,
+        system_above_baseline:
+          sys.hit_at_6 > base.hit_at_6 ||
+          (sys.hit_at_6 === base.hit_at_6 && sys.mrr_at_6 > base.mrr_at_6),
+      },
+      ingest_s: ingestS,
+      total_run_s: (Date.now() - started) / 1000,
+      per_question: perQuestion,
+    };
+    await mkdir(RESULTS, { recursive: true });
+    const stamp = result.date.replace(/[:.]/g, '-');
+    const text = `${JSON.stringify(result, null, 2)}\n`;
+    await writeFile(path.join(RESULTS, `eval-reports-${stamp}.json`), text);
+    const tmp = path.join(RESULTS, 'eval-reports-latest.json.tmp');
+    await writeFile(tmp, text);
+    await rename(tmp, path.join(RESULTS, 'eval-reports-latest.json'));
+    console.log(
+      `\nresults: bench/results/eval-reports-latest.json (run ${result.total_run_s.toFixed(0)} s)`,
+    );
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `eval failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
+});
