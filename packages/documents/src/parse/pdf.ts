@@ -1,8 +1,9 @@
 import { DocumentError, throwIfAborted } from '../errors.js';
 import { judgeTextLayer } from './ocrText.js';
 import { assembleDocument } from './sections.js';
+import type { RawFigure } from './sections.js';
 import type { ParsedDocument, ParseOptions } from './types.js';
-import { PAGE_SCAN_COVERAGE, pageFigures } from './pdf/figures.js';
+import { PAGE_SCAN_COVERAGE, dropRepeatedImages, pageFigures } from './pdf/figures.js';
 import type { PlacedFigure } from './pdf/figures.js';
 import { outlineTargets } from './pdf/headings.js';
 import { analysePages } from './pdf/layout.js';
@@ -32,7 +33,7 @@ async function pageText(
   pdfjs: Pdfjs,
   doc: PdfDocument,
   n: number,
-  images: { wanted: boolean; seen: Set<string> },
+  images: { wanted: boolean; seen: Map<string, RawFigure> },
 ): Promise<PageText & { drawsImage: boolean }> {
   let page: PdfPage;
   try {
@@ -49,7 +50,7 @@ async function pageText(
       includeMarkedContent: false,
       disableNormalization: false,
     });
-    const [, y0 = 0, , y1 = 842] = page.view;
+    const [x0 = 0, y0 = 0, x1 = 612, y1 = 842] = page.view;
     let figures: PlacedFigure[] = [];
     let drawsImage = false;
     if (images.wanted) {
@@ -62,6 +63,7 @@ async function pageText(
     return {
       items: content.items as RawTextItem[],
       height: Math.abs(y1 - y0),
+      width: Math.abs(x1 - x0),
       figures,
       drawsImage,
     };
@@ -117,12 +119,15 @@ export async function parsePdf(bytes: Buffer, opts: ParseOptions = {}): Promise<
     } catch (err) {
       if (err instanceof DocumentError) throw err;
     }
-    const images = { wanted: mayHaveImages(bytes), seen: new Set<string>() };
+    const images = { wanted: mayHaveImages(bytes), seen: new Map<string, RawFigure>() };
     const pages: (PageText & { drawsImage: boolean })[] = [];
     for (let n = 1; n <= pageCount; n++) {
       throwIfAborted(signal);
       pages.push(await abortable(pageText(pdfjs, doc, n, images), signal));
     }
+    dropRepeatedImages(pages.map((p) => p.figures ?? [])).forEach((figures, i) => {
+      (pages[i] as PageText).figures = figures;
+    });
     const needOcr = pages.flatMap((p, i) =>
       judgeTextLayer(itemsText(p.items), p.drawsImage).usable ? [] : [i],
     );

@@ -7,6 +7,10 @@ import type { Pdfjs, PdfPage } from './load.js';
 /** A figure drawn on a page, with the height of its top edge (PDF units, larger = higher). */
 export interface PlacedFigure {
   top: number;
+  /** The box the image is drawn in (PDF units); absent for figures placed by other means. */
+  box?: { left: number; right: number; bottom: number; top: number };
+  /** Identity of the pixels: the same image drawn on several pages has one key. */
+  key?: string;
   /** Share of the page's area the image is drawn over (1 = the whole page). */
   coverage: number;
   figure: RawFigure;
@@ -82,14 +86,22 @@ export function multiply(m: Matrix, n: Matrix): Matrix {
 }
 
 /**
- * The figure-sized images a page draws (pdf.js decodes them; we keep them as PNG), each with the
- * top of the box it is drawn in. An image drawn twice in the document is one figure (`seen`).
+ * An image drawn smaller than this (PDF units, 72 = one inch) on either side is a logo, badge,
+ * icon or bullet, not a photo, whatever its pixel size.
+ */
+export const MIN_DRAWN_SIDE = 54;
+
+/**
+ * The figure-sized images a page draws (pdf.js decodes them whatever their encoding: JPEG,
+ * JPEG 2000, CCITT, JBIG2, Flate, inline images; we keep them as PNG), each with the box it is
+ * drawn in. An image drawn again (on this page or an earlier one) is listed again with the same
+ * key and no new PNG (`seen` keeps the first PNG per key); {@link dropRepeatedImages} then keeps one.
  */
 export async function pageFigures(
   pdfjs: Pdfjs,
   page: PdfPage,
   pageNumber: number,
-  seen: Set<string>,
+  seen: Map<string, RawFigure>,
 ): Promise<{ figures: PlacedFigure[]; drawsImage: boolean }> {
   const OPS = pdfjs.OPS;
   const [x0 = 0, y0 = 0, x1 = 595, y1 = 842] = page.view;
@@ -115,17 +127,27 @@ export async function pageFigures(
           : ((first as DecodedImage | undefined) ?? null);
       if (!img || typeof img.width !== 'number' || typeof img.height !== 'number') continue;
       if (!isFigureSized(img.width, img.height)) continue;
-      const png = await decodedToPng(img).catch(() => null);
-      if (!png) continue;
-      const key = createHash('sha256').update(png).digest('hex');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // The image fills the unit square under the CTM; its top edge is the larger y.
-      const top = Math.max(ctm[5], ctm[5] + ctm[3], ctm[5] + ctm[1], ctm[5] + ctm[1] + ctm[3]);
-      figures.push({
-        top,
-        coverage: Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) / pageArea,
-        figure: {
+      // The image fills the unit square under the CTM.
+      const xs = [ctm[4], ctm[4] + ctm[0], ctm[4] + ctm[2], ctm[4] + ctm[0] + ctm[2]];
+      const ys = [ctm[5], ctm[5] + ctm[1], ctm[5] + ctm[3], ctm[5] + ctm[1] + ctm[3]];
+      const box = {
+        left: Math.min(...xs),
+        right: Math.max(...xs),
+        bottom: Math.min(...ys),
+        top: Math.max(...ys),
+      };
+      if (Math.min(box.right - box.left, box.top - box.bottom) < MIN_DRAWN_SIDE) continue;
+      const data = img.data;
+      if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) continue;
+      const key = createHash('sha256')
+        .update(`${img.width}x${img.height}:${String(img.kind)}:`)
+        .update(data)
+        .digest('hex');
+      let figure = seen.get(key);
+      if (!figure) {
+        const png = await decodedToPng(img).catch(() => null);
+        if (!png) continue;
+        figure = {
           bytes: png,
           mime_type: 'image/png',
           width: img.width,
@@ -133,9 +155,87 @@ export async function pageFigures(
           page_number: pageNumber,
           alt: null,
           ocr_text: null,
-        },
+        };
+        seen.set(key, figure);
+      }
+      figures.push({
+        top: box.top,
+        box,
+        key,
+        coverage: Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) / pageArea,
+        figure: { ...figure, page_number: pageNumber },
       });
     }
   }
   return { figures, drawsImage };
+}
+
+/**
+ * An image drawn on at least this many pages is page furniture (a letterhead logo, a badge, a
+ * watermark), not a photo of the property.
+ */
+export const REPEATED_IMAGE_PAGES = 3;
+
+/**
+ * Keeps each image once, where it is first drawn, and drops images drawn on
+ * {@link REPEATED_IMAGE_PAGES} or more pages.
+ */
+export function dropRepeatedImages(pages: PlacedFigure[][]): PlacedFigure[][] {
+  const pagesOf = new Map<string, Set<number>>();
+  pages.forEach((figures, i) => {
+    for (const f of figures) {
+      if (f.key === undefined) continue;
+      const set = pagesOf.get(f.key) ?? new Set<number>();
+      set.add(i);
+      pagesOf.set(f.key, set);
+    }
+  });
+  const kept = new Set<string>();
+  return pages.map((figures) =>
+    figures.filter((f) => {
+      if (f.key === undefined) return true;
+      if ((pagesOf.get(f.key)?.size ?? 0) >= REPEATED_IMAGE_PAGES || kept.has(f.key)) return false;
+      kept.add(f.key);
+      return true;
+    }),
+  );
+}
+
+/** A caption that names itself as one: "Photo 3: cracked brick veneer", "Figure 2 - Attic". */
+const CAPTION = /^(?:photo|photograph|figure|fig\.|image|picture|pic\.?)\s*#?\s*\d+[a-z]?\b/i;
+const MAX_CAPTION_CHARS = 160;
+
+/**
+ * Ties each figure to its caption: the text just below the image box (within two lines), or
+ * just above it, that lies under/over the image horizontally. A line that calls itself a caption
+ * ("Photo 3: ...") wins over plain text; text far away or long paragraphs are not captions. The
+ * caption also stays in the text, where it is searched.
+ */
+export function attachCaptions(figures: PlacedFigure[], lines: Line[], page: number): void {
+  const onPage = lines.filter((l) => l.page === page);
+  for (const f of figures) {
+    const box = f.box;
+    if (!box) continue;
+    const candidates: { text: string; distance: number; named: boolean }[] = [];
+    for (const l of onPage) {
+      const below = box.bottom - (l.y + l.size);
+      const above = l.y - box.top;
+      const distance = below >= -l.size * 0.5 ? below : above >= -l.size * 0.5 ? above : -1;
+      if (distance < 0 || distance > l.size * 2.5) continue;
+      const text = l.segments
+        .filter((s) => s.end > box.left + 2 && s.x < box.right - 2)
+        .map((s) => s.text)
+        .join(' ')
+        .trim();
+      if (text === '' || text.length > MAX_CAPTION_CHARS) continue;
+      candidates.push({
+        text,
+        distance: below >= -l.size * 0.5 ? distance : distance + 1,
+        named: CAPTION.test(text),
+      });
+    }
+    candidates.sort((a, b) => Number(b.named) - Number(a.named) || a.distance - b.distance);
+    const best = candidates[0];
+    if (best) f.figure = { ...f.figure, alt: best.text };
+  }
 }

@@ -20,8 +20,13 @@ export const MAX_HEADING_CHARS = 120;
  * at least 1.2 times the body size. Levels follow the distinct heading sizes, largest = 1.
  * Consecutive heading lines of one size close together are one (wrapped) heading.
  */
-export function fontHeadings(lines: Line[], bodySize: number): HeadingMark[] {
-  const isHeading = (l: Line): boolean =>
+export function fontHeadings(
+  lines: Line[],
+  bodySize: number,
+  exclude: ReadonlySet<number> = new Set(),
+): HeadingMark[] {
+  const isHeading = (l: Line, i: number): boolean =>
+    !exclude.has(i) &&
     l.size >= bodySize * 1.2 - 0.01 &&
     l.text.length < MAX_HEADING_CHARS &&
     !/\.$/.test(l.text) &&
@@ -29,7 +34,7 @@ export function fontHeadings(lines: Line[], bodySize: number): HeadingMark[] {
   const marks: { at: number; span: number; size: number; page: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
-    if (!isHeading(line)) continue;
+    if (!isHeading(line, i)) continue;
     const prev = marks[marks.length - 1];
     const prevLine = lines[i - 1];
     if (
@@ -70,6 +75,14 @@ export interface OutlineNode {
   items?: unknown;
 }
 
+/**
+ * Whether an outline title is a file name ("New Report Cover.pdf"): tools that merge PDFs name a
+ * bookmark after each merged file; such a title says nothing about the content.
+ */
+export function isFileName(title: string): boolean {
+  return /\.(pdf|docx?|xlsx?|pptx?|jpe?g|png|tiff?|html?|txt|rtf|odt)$/i.test(title.trim());
+}
+
 /** Flattens the outline (bookmarks) to entries that resolve to a page. */
 export async function outlineTargets(doc: PdfDocument): Promise<OutlineTarget[]> {
   let outline: OutlineNode[] | null;
@@ -86,7 +99,7 @@ export async function outlineTargets(doc: PdfDocument): Promise<OutlineTarget[]>
       try {
         let dest = node.dest;
         if (typeof dest === 'string') dest = await doc.getDestination(dest);
-        if (title && Array.isArray(dest) && dest.length > 0) {
+        if (title && !isFileName(title) && Array.isArray(dest) && dest.length > 0) {
           const target: unknown = dest[0];
           let pageIndex: number | null = null;
           if (typeof target === 'number' && Number.isInteger(target)) pageIndex = target;

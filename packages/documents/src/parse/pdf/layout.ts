@@ -1,13 +1,15 @@
 import type { RawFigure, RawSection, RawTable } from '../sections.js';
-import { escapeMarkdown, rowsToMarkdown } from '../text.js';
-import { removeRunningLines } from './furniture.js';
+import { escapeMarkdown, padRows, rowsToMarkdown } from '../text.js';
+import { removePageFurniture, removeRunningLines } from './furniture.js';
 import { fontHeadings, outlineMarks } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
 import { bodySizeOf, ocrLines, pageLines, round } from './lines.js';
 import type { Line, RawTextItem } from './lines.js';
 import { figureIndex } from './figures.js';
 import type { PlacedFigure } from './figures.js';
-import { findTables } from './tables.js';
+import { findGrids, findTables, keyValueLines } from './tables.js';
+import type { BodyStyle, GridRun } from './tables.js';
+import { attachCaptions } from './figures.js';
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
@@ -55,6 +57,9 @@ export function linesToSections(
   headingMarks: HeadingMark[],
   bodySize: number,
   figuresAt: Map<number, RawFigure[]> = new Map(),
+  grids: GridRun[] = [],
+  body: BodyStyle = { size: bodySize, font: '' },
+  heights: number[] = [],
 ): RawSection[] {
   const headingAt = new Map<number, HeadingMark[]>();
   const headingLine = new Set<number>();
@@ -62,7 +67,19 @@ export function linesToSections(
     headingAt.set(m.at, [...(headingAt.get(m.at) ?? []), m]);
     for (let k = m.at; k < m.at + m.span; k++) headingLine.add(k);
   }
-  const tables = findTables(lines, (i) => !headingLine.has(i));
+  const gridAt = new Map(grids.map((g) => [g.start, g]));
+  const gridLine = new Set(grids.flatMap((g) => range(g.start, g.end)));
+  // A letterhead (a few lines in columns at the very top of a page, beside a logo) is no table.
+  // It is the first text on its page.
+  const letterhead = (t: { start: number; end: number }): boolean =>
+    t.end - t.start <= 3 &&
+    (t.start === 0 || (lines[t.start - 1] as Line).page !== (lines[t.start] as Line).page) &&
+    lines
+      .slice(t.start, t.end)
+      .every((l) => l.y > (heights[l.page - 1] ?? Number.POSITIVE_INFINITY) * 0.85);
+  const tables = findTables(lines, (i) => !headingLine.has(i) && !gridLine.has(i)).filter(
+    (t) => !letterhead(t),
+  );
   const tableAt = new Map(tables.map((t) => [t.start, t]));
   const leading = typicalLeading(lines, round(bodySize));
   const rightEdge = percentile(
@@ -123,7 +140,36 @@ export function linesToSections(
     }
     if (i === lines.length) break;
     if (headingLine.has(i)) continue;
+    const grid = gridAt.get(i);
+    if (grid) {
+      flushPara();
+      const pageEnd = (lines[grid.end - 1] as Line).page;
+      const texts = grid.pairs ?? [];
+      if (grid.table) {
+        const rows = padRows(grid.table);
+        const markdown = rowsToMarkdown(rows);
+        blocks.push({
+          markdown,
+          pageStart: grid.page,
+          pageEnd,
+          table: { rows, markdown, page_number: grid.page },
+        });
+      }
+      for (const text of [...texts, ...(grid.sentences ?? [])])
+        blocks.push({ markdown: escapeMarkdown(text), pageStart: grid.page, pageEnd });
+      i = grid.end - 1;
+      continue;
+    }
     const table = tableAt.get(i);
+    const pairs = table ? keyValueLines(lines, table, body) : null;
+    if (table && pairs) {
+      flushPara();
+      const pageEnd = (lines[table.end - 1] as Line).page;
+      for (const text of pairs)
+        blocks.push({ markdown: escapeMarkdown(text), pageStart: table.page, pageEnd });
+      i = table.end - 1;
+      continue;
+    }
     if (table) {
       flushPara();
       const pageEnd = (lines[table.end - 1] as Line).page;
@@ -170,6 +216,8 @@ export function linesToSections(
 export interface PageText {
   items: RawTextItem[];
   height: number;
+  /** Page width (PDF units); 612 when not given. */
+  width?: number;
   /** Set when the page was OCR'd: its markdown replaces the items. */
   ocrMarkdown?: string;
   /** Figures drawn on the page. */
@@ -191,13 +239,22 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
       ? (textPages[i] ?? [])
       : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
   );
+  const heights = pages.map((p) => p.height);
   const lines = removeRunningLines(
-    perPage,
-    pages.map((p) => p.height),
+    removePageFurniture(
+      perPage,
+      heights,
+      pages.map((p) => p.width ?? 612),
+    ),
+    heights,
   ).flat();
   const bodySize = bodySizeOf(lines);
+  const body: BodyStyle = { size: bodySize, font: bodyFontOf(lines, bodySize) };
+  const grids = findGrids(lines, body);
+  const gridLine = new Set(grids.flatMap((g) => range(g.start, g.end)));
   const figuresAt = new Map<number, RawFigure[]>();
   pages.forEach((p, i) => {
+    attachCaptions(p.figures ?? [], lines, i + 1);
     for (const placed of p.figures ?? []) {
       const at = figureIndex(lines, i + 1, placed.top);
       figuresAt.set(at, [...(figuresAt.get(at) ?? []), placed.figure]);
@@ -205,8 +262,32 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
   });
   return linesToSections(
     lines,
-    outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize),
+    outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize, gridLine),
     bodySize,
     figuresAt,
+    grids,
+    body,
+    heights,
   );
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
+}
+
+/** The font of most body-size characters. */
+function bodyFontOf(lines: Line[], bodySize: number): string {
+  const weights = new Map<string, number>();
+  for (const l of lines)
+    if (round(l.size) === round(bodySize) && l.font)
+      weights.set(l.font, (weights.get(l.font) ?? 0) + l.text.length);
+  let best = '';
+  let bestWeight = -1;
+  for (const [font, weight] of weights) {
+    if (weight > bestWeight) {
+      best = font;
+      bestWeight = weight;
+    }
+  }
+  return best;
 }

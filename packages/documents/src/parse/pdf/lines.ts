@@ -9,12 +9,25 @@ export interface Item {
   y: number;
   width: number;
   size: number;
+  /** pdf.js's name for the font (one per font resource: a bold face has a name of its own). */
+  font: string;
+}
+
+/** A word (text between spaces) with its horizontal extent. */
+export interface Word {
+  x: number;
+  end: number;
+  text: string;
 }
 
 export interface Segment {
   x: number;
   end: number;
   text: string;
+  /** The font of most of the segment's characters ('' when unknown). */
+  font?: string;
+  /** Largest font size in the segment. */
+  size?: number;
 }
 
 export interface Line {
@@ -28,6 +41,10 @@ export interface Line {
   text: string;
   /** Runs of text separated by wide gaps (table cells, label/value pairs). */
   segments: Segment[];
+  /** The font of most of the line's characters ('' when unknown). */
+  font?: string;
+  /** The line's words, left to right (rating grids align marks with column codes by them). */
+  words?: Word[];
 }
 
 export interface RawTextItem {
@@ -35,6 +52,7 @@ export interface RawTextItem {
   transform?: unknown;
   width?: unknown;
   height?: unknown;
+  fontName?: unknown;
 }
 
 /** Text items in "reading coordinates": rotated pages are turned upright by their dominant text direction. */
@@ -55,7 +73,8 @@ export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; ot
     if (orientation === 1) [x, y] = [f, -e];
     else if (orientation === 2) [x, y] = [-e, -f];
     else if (orientation === 3) [x, y] = [-f, e];
-    items.push({ str: r.str, x, y, width, size, orientation });
+    const font = typeof r.fontName === 'string' ? r.fontName : '';
+    items.push({ str: r.str, x, y, width, size, font, orientation });
   }
   const counts = [0, 0, 0, 0];
   for (const it of items) counts[it.orientation] = (counts[it.orientation] ?? 0) + it.str.length;
@@ -92,26 +111,35 @@ export function buildLine(page: number, items: Item[]): Line {
   items.sort((p, q) => p.x - q.x);
   const size = dominantSize(items);
   const segments: Segment[] = [];
+  const segFonts: Map<string, number>[] = [];
+  const lineFonts = new Map<string, number>();
+  const words: Word[] = [];
   let seg: Segment | null = null;
+  let prevEnd = Number.NEGATIVE_INFINITY;
   for (const it of items) {
     const text = it.str.replace(/\s+/g, ' ');
-    if (seg === null) {
-      seg = { x: it.x, end: it.x + it.width, text };
+    lineFonts.set(it.font, (lineFonts.get(it.font) ?? 0) + text.length);
+    addWords(words, it, text, it.x - prevEnd > SPACE_GAP * it.size);
+    prevEnd = Math.max(prevEnd, it.x + it.width);
+    if (seg === null || it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size)) {
+      seg = { x: it.x, end: it.x + it.width, text, size: it.size };
       segments.push(seg);
+      segFonts.push(new Map([[it.font, text.length]]));
       continue;
     }
     const gap = it.x - seg.end;
-    if (gap > SEGMENT_GAP * Math.max(size, it.size)) {
-      seg = { x: it.x, end: it.x + it.width, text };
-      segments.push(seg);
-      continue;
-    }
     const needsSpace =
       gap > SPACE_GAP * it.size && !seg.text.endsWith(' ') && !text.startsWith(' ');
     seg.text += (needsSpace ? ' ' : '') + text;
     seg.end = Math.max(seg.end, it.x + it.width);
+    seg.size = Math.max(seg.size ?? 0, it.size);
+    const fonts = segFonts[segFonts.length - 1] as Map<string, number>;
+    fonts.set(it.font, (fonts.get(it.font) ?? 0) + text.length);
   }
-  for (const s of segments) s.text = normalizeSpace(s.text);
+  segments.forEach((s, i) => {
+    s.text = normalizeSpace(s.text);
+    s.font = mostOf(segFonts[i] as Map<string, number>);
+  });
   const kept = segments.filter((s) => s.text !== '');
   const first = kept[0];
   const last = kept[kept.length - 1];
@@ -123,7 +151,44 @@ export function buildLine(page: number, items: Item[]): Line {
     size,
     text: kept.map((s) => s.text).join(' '),
     segments: kept,
+    font: mostOf(lineFonts),
+    words,
   };
+}
+
+function mostOf(weights: Map<string, number>): string {
+  let best = '';
+  let bestWeight = -1;
+  for (const [key, weight] of weights) {
+    if (weight > bestWeight) {
+      best = key;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/**
+ * Splits an item's text into words, placing each by its share of the item's characters (pdf.js
+ * gives one width per item); `spaced` says whether a gap separates the item from the previous one.
+ */
+function addWords(words: Word[], it: Item, text: string, spaced: boolean): void {
+  const perChar = text.length > 0 ? it.width / text.length : 0;
+  let offset = 0;
+  for (const part of text.split(' ')) {
+    if (part !== '') {
+      const x = it.x + offset * perChar;
+      const end = x + part.length * perChar;
+      const last = words[words.length - 1];
+      if (offset === 0 && !spaced && last) {
+        last.text += part;
+        last.end = end;
+      } else {
+        words.push({ x, end, text: part });
+      }
+    }
+    offset += part.length + 1;
+  }
 }
 
 /** Groups items into lines: by baseline (top to bottom), then left to right. */

@@ -51,6 +51,9 @@ export function openPdf(pdfjs: Pdfjs, assets: string, bytes: Buffer): LoadingTas
     cMapUrl: join(assets, 'cmaps') + '/',
     cMapPacked: true,
     standardFontDataUrl: join(assets, 'standard_fonts') + '/',
+    // The WebAssembly decoders (OpenJPEG for JPEG 2000, JBIG2) and the colour-profile module: without
+    // them pdf.js cannot decode JPXDecode/JBIG2Decode images, and such photos are lost.
+    wasmUrl: join(assets, 'wasm') + '/',
   });
 }
 
