@@ -54,7 +54,7 @@ function withoutSegments(line: Line, drop: (i: number) => boolean): Line | null 
 
 /** Whether a segment's text is only column codes ("S R C NP NI NO"): a rating grid's header, never a sidebar. */
 function codesOnly(text: string): boolean {
-  return /^(?:[A-Z]{1,3}\s*)+$/.test(text);
+  return /^(?:[A-Z]{1,3}\s*)+$/.test(text) || text.length <= 2;
 }
 
 /**
@@ -62,7 +62,8 @@ function codesOnly(text: string): boolean {
  * - page numbers ("Page 3 of 17", "- 3 -") near the top or bottom edge, alone or as one cell of
  *   a footer line;
  * - sidebars: a segment in the outer third of the page (a narrow column beside the body) whose
- *   text repeats at the same place on at least half of the pages (and at least 3), such as a
+ *   text repeats at the same left edge on at least half of the pages (and at least 3; marks,
+ *   codes and one- or two-character texts never count), such as a
  *   list of the report's chapters printed down the margin of every page. Dropped from the line
  *   it shares with body text, so it is never spliced into a heading or paragraph.
  */
@@ -75,11 +76,19 @@ export function removePageFurniture(
     const h = heights[i] ?? 842;
     return l.y > h * 0.9 || l.y < h * 0.1;
   };
-  const key = (l: Line, s: Line['segments'][number]): string =>
-    `${Math.round(s.x / 4)}|${Math.round(l.y / 4)}|${s.text.toLowerCase()}`;
+  // By left edge and text: a sidebar word shares its line with body text, whose baseline may
+  // differ a little from page to page.
+  const key = (_l: Line, s: Line['segments'][number]): string =>
+    `${Math.round(s.x / 4)}|${s.text.toLowerCase()}`;
+  // The body's left margin: where most characters' lines start. A left sidebar ends before it
+  // (a word wrapped onto a line of its own at the margin is body text).
+  const starts = new Map<number, number>();
+  for (const l of pages.flat())
+    starts.set(Math.round(l.x), (starts.get(Math.round(l.x)) ?? 0) + l.text.length);
+  const bodyLeft = [...starts].reduce((best, e) => (e[1] > best[1] ? e : best), [0, -1])[0];
   const outer = (s: Line['segments'][number], i: number): boolean => {
     const w = widths[i] ?? 612;
-    return s.end - s.x <= w * 0.3 && (s.x >= w * 0.65 || s.end <= w * 0.35);
+    return s.end - s.x <= w * 0.3 && (s.x >= w * 0.65 || s.end < bodyLeft - 4);
   };
   const counts = new Map<string, number>();
   if (pages.length >= 3) {

@@ -155,6 +155,8 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
     } else if (!emph.some(Boolean)) {
       if (!cols.every((c) => labels.has(c))) break;
       if (line.segments.some((s) => s.text.length > 80)) break;
+      // A wrapped value follows at the body's line spacing; text further down is not part of it.
+      if (valueLines === 1 && !sameRow(lines[j - 1] as Line, line, 1.6)) break;
       // A value wraps onto a second line in some columns only; a second full row (or a third
       // line) under one row of labels makes a table with a header row, not a grid.
       if (valueLines >= 2 || (valueLines === 1 && cols.length >= firstValueColumns)) {
@@ -194,7 +196,7 @@ export function legendOf(lines: Line[], codes: string[]): Map<string, string> {
     const patterns = [
       // "S = Serviceable", "NP: Not present", "R - Repair or Replace"
       new RegExp(
-        `(?:^|\\s)${c}\\s*(?:=|:|–|—|-)\\s*([A-Za-z][A-Za-z ,/&'-]{1,40}?)(?=\\s{2,}|\\s*[—–(;.]|\\s+[A-Z]{1,3}\\s*(?:=|:|–|—|-)\\s|$)`,
+        `(?:^|\\s)${c}(?:\\s*[=:]|\\s+[–—-])\\s*([A-Za-z][A-Za-z ,/&'-]{1,40}?)(?=\\s{2,}|\\s*[—–(;.]|\\s+[A-Z]{1,3}\\s*(?:=|:|–|—|-)\\s|$)`,
         'm',
       ),
       // "RR Repair / Replace — Deficiency requiring ..."
@@ -243,8 +245,10 @@ function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | nu
   let j = i + 1;
   for (; j < lines.length; j++) {
     const line = lines[j] as Line;
-    if (!sameRow(lines[j - 1] as Line, line, 4)) break;
+    if (!sameRow(lines[j - 1] as Line, line, 2.2)) break;
     const lw = line.words ?? [];
+    // Words across the line between items and marks: prose, not a row.
+    if (lw.some((w) => w.x <= left && w.end > left + 1)) break;
     const item = lw
       .filter((w) => w.end <= left + 1)
       .map((w) => w.text)
