@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../src/index.js';
+import { analysePages } from '../src/parse/pdf.js';
+import type { RawTextItem } from '../src/parse/pdf.js';
 import type { ParsedDocument } from '../src/index.js';
 import { INSPECTION_LAYOUT, buildInspectionPdf } from '../../test-support/src/fixtures/index.js';
 
@@ -118,5 +120,68 @@ describe('PDF layouts of inspection reports', () => {
     const outlined = await parseDocument('pdf', await buildInspectionPdf({ outline: true }));
     expect(outlined.sections.map((s) => s.name)).toEqual(['Home Inspection Report', ...L.headings]);
     expect(outlined.figures).toHaveLength(3);
+  });
+});
+
+describe('PDF layout analysis: rated rows without a header line', () => {
+  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
+    str,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+  });
+  const rows = (list: [string, string][], y: number): RawTextItem[] =>
+    list.flatMap(([name, codes], k) => [item(name, 56, y - k * 30), item(codes, 480, y - k * 30)]);
+
+  it('reads items rated by legend codes as a table and as sentences with the meanings', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('IN', 56, 740),
+          item('Inspected — Component was inspected.', 90, 740),
+          item('RR', 300, 740),
+          item('Repair / Replace — Deficiency found.', 330, 740),
+          item('OK', 56, 726),
+          item('Satisfactory — No deficiencies noted.', 90, 726),
+          ...rows(
+            [
+              ['3.0 SERVICE ENTRANCE CONDUCTORS', 'IN OK'],
+              ['3.1 SERVICE GROUNDING', 'IN RR'],
+              ['3.2 MAIN PANEL', 'IN OK'],
+            ],
+            680,
+          ),
+          item('The electrical system was inspected as described.', 56, 560),
+        ],
+      },
+    ]);
+    const [section] = sections;
+    expect(section?.tables[0]?.rows).toEqual([
+      ['Item', 'Rating'],
+      ['3.0 SERVICE ENTRANCE CONDUCTORS', 'IN OK'],
+      ['3.1 SERVICE GROUNDING', 'IN RR'],
+      ['3.2 MAIN PANEL', 'IN OK'],
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toContain('SERVICE GROUNDING: Inspected, Repair / Replace');
+    expect(lines).toContain('SERVICE ENTRANCE CONDUCTORS: Inspected, Satisfactory');
+    expect(lines[lines.length - 1]).toBe('The electrical system was inspected as described.');
+  });
+
+  it('leaves rows whose trailing capitals no legend explains as they were', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: rows(
+          [
+            ['Meeting with the buyer', 'AM'],
+            ['Meeting with the agent', 'PM'],
+          ],
+          680,
+        ),
+      },
+    ]);
+    expect(sections[0]?.markdown).not.toContain('Rating');
   });
 });

@@ -296,11 +296,66 @@ function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | nu
   };
 }
 
+/** The meaning the document's legend gives a code, looked up once per code. */
+type LegendLookup = (code: string) => string | undefined;
+
+function legendLookup(lines: Line[]): LegendLookup {
+  const cache = new Map<string, string | undefined>();
+  return (code) => {
+    if (!cache.has(code)) cache.set(code, legendOf(lines, [code]).get(code));
+    return cache.get(code);
+  };
+}
+
+/** An item followed by codes the legend explains: "3.1 SERVICE GROUNDING  IN OK". */
+function codedRow(line: Line, legend: LegendLookup): { item: string; codes: string[] } | null {
+  const words = line.words ?? [];
+  let k = words.length;
+  while (k > 0 && CODE.test((words[k - 1] as { text: string }).text)) k--;
+  const codes = words.slice(k).map((w) => w.text);
+  const item = words
+    .slice(0, k)
+    .map((w) => w.text)
+    .join(' ');
+  if (codes.length === 0 || item === '' || item.length > 80 || !/\p{L}/u.test(item)) return null;
+  if (!codes.every((c) => legend(c) !== undefined)) return null;
+  return { item, codes };
+}
+
+/**
+ * Rated rows without a header line: each row an item and, at its right end, the codes that rate
+ * it, every code explained by the document's legend ("IN Inspected — ...", "RR Repair /
+ * Replace — ..."). Two or more such rows in a row become a table (item, rating) and sentences.
+ */
+function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | null {
+  const rows: { item: string; codes: string[] }[] = [];
+  let j = i;
+  for (; j < lines.length; j++) {
+    const line = lines[j] as Line;
+    if (j > i && !sameRow(lines[j - 1] as Line, line, 6)) break;
+    const row = codedRow(line, legend);
+    if (!row) break;
+    rows.push(row);
+  }
+  if (rows.length < 2) return null;
+  return {
+    start: i,
+    end: j,
+    page: (lines[i] as Line).page,
+    table: [['Item', 'Rating'], ...rows.map((r) => [r.item, r.codes.join(' ')])],
+    sentences: rows.map(
+      (r) => `${itemName(r.item)}: ${r.codes.map((c) => legend(c) ?? c).join(', ')}`,
+    ),
+  };
+}
+
 /** Label/value grids and rating grids, in line order; their lines are neither headings nor tables. */
 export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
   const runs: GridRun[] = [];
+  const legend = legendLookup(lines);
   for (let i = 0; i < lines.length; i++) {
-    const run = ratingGrid(lines, i, lines) ?? labelGrid(lines, i, body);
+    const run =
+      ratingGrid(lines, i, lines) ?? codedRows(lines, i, legend) ?? labelGrid(lines, i, body);
     if (run) {
       runs.push(run);
       i = run.end - 1;
