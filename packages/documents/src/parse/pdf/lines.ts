@@ -45,6 +45,8 @@ export interface Line {
   font?: string;
   /** The line's words, left to right (rating grids align marks with column codes by them). */
   words?: Word[];
+  /** Laid out from OCR markdown: its tables are marked up as such, so they are kept as tables. */
+  fromOcr?: boolean;
 }
 
 export interface RawTextItem {
@@ -248,7 +250,16 @@ export function ocrLines(page: number, markdown: string, height: number, bodySiz
   const push = (text: string, size: number, segments: Segment[]): void => {
     y -= size * 1.2;
     const last = segments[segments.length - 1];
-    lines.push({ page, y, x: segments[0]?.x ?? 40, end: last?.end ?? 40, size, text, segments });
+    lines.push({
+      page,
+      y,
+      x: segments[0]?.x ?? 40,
+      end: last?.end ?? 40,
+      size,
+      text,
+      segments,
+      fromOcr: true,
+    });
   };
   for (const block of markdownBlocks(markdown)) {
     if (block.kind === 'heading') {

@@ -370,6 +370,7 @@ export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
  */
 export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): string[] | null {
   const rowLines = lines.slice(run.start, run.end);
+  if (rowLines.some((l) => l.fromOcr)) return null;
   const emph = rowLines.map((l) => l.segments.every((s) => emphasised(s, l, body)));
   const caps = run.rows.map((r) =>
     r.every((c) => c !== '' && c === c.toUpperCase() && /\p{Lu}/u.test(c)),
