@@ -185,3 +185,31 @@ describe('PDF layout analysis: rated rows without a header line', () => {
     expect(sections[0]?.markdown).not.toContain('Rating');
   });
 });
+
+describe('PDF layout analysis: sidebars', () => {
+  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
+    str,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+  });
+
+  it('drops a word printed at the same place beside the body on every page, not a value repeated down a column', () => {
+    const pages = [0, 1, 2].map((p) => ({
+      height: 792,
+      width: 612,
+      items: [
+        item(`Body text of page ${p + 1} goes here.`, 56, 600),
+        item('Chapters', 560, 600),
+        item('Roof covering', 56, 500 - p * 40),
+        item('Good', 420, 500 - p * 40),
+      ],
+    }));
+    const text = analysePages(pages)
+      .map((s) => s.markdown)
+      .join('\n');
+    expect(text).not.toContain('Chapters');
+    expect(text.match(/Good/g)).toHaveLength(3);
+    expect(text).toContain('Body text of page 2 goes here.');
+  });
+});

@@ -62,7 +62,7 @@ function codesOnly(text: string): boolean {
  * - page numbers ("Page 3 of 17", "- 3 -") near the top or bottom edge, alone or as one cell of
  *   a footer line;
  * - sidebars: a segment in the outer third of the page (a narrow column beside the body) whose
- *   text repeats at the same left edge on at least half of the pages (and at least 3; marks,
+ *   text repeats at the same place on at least half of the pages (and at least 3; marks,
  *   codes and one- or two-character texts never count), such as a
  *   list of the report's chapters printed down the margin of every page. Dropped from the line
  *   it shares with body text, so it is never spliced into a heading or paragraph.
@@ -76,10 +76,10 @@ export function removePageFurniture(
     const h = heights[i] ?? 842;
     return l.y > h * 0.9 || l.y < h * 0.1;
   };
-  // By left edge and text: a sidebar word shares its line with body text, whose baseline may
-  // differ a little from page to page.
-  const key = (_l: Line, s: Line['segments'][number]): string =>
-    `${Math.round(s.x / 4)}|${s.text.toLowerCase()}`;
+  // By left edge, the segment's own baseline and text: a sidebar stands at the same place on
+  // every page (a value repeated down a table column does not).
+  const key = (l: Line, s: Line['segments'][number]): string =>
+    `${Math.round(s.x / 4)}|${Math.round((s.y ?? l.y) / 3)}|${s.text.toLowerCase()}`;
   // The body's left margin: where most characters' lines start. A left sidebar ends before it
   // (a word wrapped onto a line of its own at the margin is body text).
   const starts = new Map<number, number>();

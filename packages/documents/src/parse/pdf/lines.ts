@@ -28,6 +28,8 @@ export interface Segment {
   font?: string;
   /** Largest font size in the segment. */
   size?: number;
+  /** Baseline of the segment's first item (reading coordinates). */
+  y?: number;
 }
 
 export interface Line {
@@ -124,7 +126,7 @@ export function buildLine(page: number, items: Item[]): Line {
     addWords(words, it, text, it.x - prevEnd > SPACE_GAP * it.size);
     prevEnd = Math.max(prevEnd, it.x + it.width);
     if (seg === null || it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size)) {
-      seg = { x: it.x, end: it.x + it.width, text, size: it.size };
+      seg = { x: it.x, end: it.x + it.width, text, size: it.size, y: it.y };
       segments.push(seg);
       segFonts.push(new Map([[it.font, text.length]]));
       continue;
