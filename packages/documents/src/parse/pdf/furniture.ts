@@ -1,0 +1,113 @@
+import type { Line } from './lines.js';
+
+// Layout analysis
+
+/**
+ * Running headers and footers: the same text (digits ignored) at the same height on at least
+ * half of the pages (and at least 3), near the top or bottom of the page.
+ */
+export function removeRunningLines(pages: Line[][], heights: number[]): Line[][] {
+  if (pages.length < 3) return pages;
+  const key = (l: Line): string =>
+    `${Math.round(l.y / 3)}|${l.text.replace(/\d+/g, '#').toLowerCase()}`;
+  const counts = new Map<string, number>();
+  pages.forEach((lines, i) => {
+    const h = heights[i] ?? 842;
+    const seen = new Set<string>();
+    for (const l of lines) {
+      const nearEdge = l.y > h * 0.88 || l.y < h * 0.12;
+      if (nearEdge) seen.add(key(l));
+    }
+    for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
+  });
+  const threshold = Math.max(3, Math.ceil(pages.length / 2));
+  const running = new Set([...counts].filter(([, n]) => n >= threshold).map(([k]) => k));
+  if (running.size === 0) return pages;
+  return pages.map((lines) => lines.filter((l) => !running.has(key(l))));
+}
+
+/** "Page 3 of 17", "3 of 17", "3/17", "Page 3", "- 3 -", "3": a page number and nothing else. */
+const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*\d{1,4}\s*(?:(?:of|\/)\s*\d{1,4})?\s*[-–—]?$/i;
+
+export function isPageNumber(text: string): boolean {
+  return PAGE_NUMBER.test(text.trim());
+}
+
+function withoutSegments(line: Line, drop: (i: number) => boolean): Line | null {
+  const segments = line.segments.filter((_, i) => !drop(i));
+  if (segments.length === line.segments.length) return line;
+  if (segments.length === 0) return null;
+  const first = segments[0] as Line['segments'][number];
+  const last = segments[segments.length - 1] as Line['segments'][number];
+  const words = (line.words ?? []).filter((w) =>
+    segments.some((s) => w.x >= s.x - 1 && w.end <= s.end + 1),
+  );
+  return {
+    ...line,
+    x: first.x,
+    end: last.end,
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+    words,
+  };
+}
+
+/** Whether a segment's text is only column codes ("S R C NP NI NO"): a rating grid's header, never a sidebar. */
+function codesOnly(text: string): boolean {
+  return /^(?:[A-Z]{1,3}\s*)+$/.test(text) || text.length <= 2;
+}
+
+/**
+ * Page furniture that is not a whole running line:
+ * - page numbers ("Page 3 of 17", "- 3 -") near the top or bottom edge, alone or as one cell of
+ *   a footer line;
+ * - sidebars: a segment in the outer third of the page (a narrow column beside the body) whose
+ *   text repeats at the same place on at least half of the pages (and at least 3; marks,
+ *   codes and one- or two-character texts never count), such as a
+ *   list of the report's chapters printed down the margin of every page. Dropped from the line
+ *   it shares with body text, so it is never spliced into a heading or paragraph.
+ */
+export function removePageFurniture(
+  pages: Line[][],
+  heights: number[],
+  widths: number[],
+): Line[][] {
+  const edge = (l: Line, i: number): boolean => {
+    const h = heights[i] ?? 842;
+    return l.y > h * 0.9 || l.y < h * 0.1;
+  };
+  // By left edge, the segment's own baseline and text: a sidebar stands at the same place on
+  // every page (a value repeated down a table column does not).
+  const key = (l: Line, s: Line['segments'][number]): string =>
+    `${Math.round(s.x / 4)}|${Math.round((s.y ?? l.y) / 3)}|${s.text.toLowerCase()}`;
+  // The body's left margin: where most characters' lines start. A left sidebar ends before it
+  // (a word wrapped onto a line of its own at the margin is body text).
+  const starts = new Map<number, number>();
+  for (const l of pages.flat())
+    starts.set(Math.round(l.x), (starts.get(Math.round(l.x)) ?? 0) + l.text.length);
+  const bodyLeft = [...starts].reduce((best, e) => (e[1] > best[1] ? e : best), [0, -1])[0];
+  const outer = (s: Line['segments'][number], i: number): boolean => {
+    const w = widths[i] ?? 612;
+    return s.end - s.x <= w * 0.3 && (s.x >= w * 0.65 || s.end < bodyLeft - 4);
+  };
+  const counts = new Map<string, number>();
+  if (pages.length >= 3) {
+    pages.forEach((lines, i) => {
+      const seen = new Set<string>();
+      for (const l of lines)
+        for (const s of l.segments) if (outer(s, i) && !codesOnly(s.text)) seen.add(key(l, s));
+      for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
+    });
+  }
+  const threshold = Math.max(3, Math.ceil(pages.length / 2));
+  return pages.map((lines, i) =>
+    lines.flatMap((l) => {
+      const kept = withoutSegments(l, (k) => {
+        const s = l.segments[k] as Line['segments'][number];
+        if (edge(l, i) && isPageNumber(s.text)) return true;
+        return outer(s, i) && (counts.get(key(l, s)) ?? 0) >= threshold && !codesOnly(s.text);
+      });
+      return kept ? [kept] : [];
+    }),
+  );
+}

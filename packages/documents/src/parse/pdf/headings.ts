@@ -1,0 +1,217 @@
+import { normalizeSpace } from '../text.js';
+import { round } from './lines.js';
+import type { Line } from './lines.js';
+import type { PdfDocument } from './load.js';
+
+export interface HeadingMark {
+  /** Index in the line list where the section starts. */
+  at: number;
+  /** Lines (from `at`) that make up the heading text and are not body. */
+  span: number;
+  name: string;
+  level: number;
+  page: number;
+}
+
+export const MAX_HEADING_CHARS = 120;
+
+/**
+ * Font-size headings: a short line (< 120 characters, not ending with a period, with a letter)
+ * at least 1.2 times the body size. Levels follow the distinct heading sizes, largest = 1.
+ * Consecutive heading lines of one size close together are one (wrapped) heading.
+ */
+export function fontHeadings(
+  lines: Line[],
+  bodySize: number,
+  exclude: ReadonlySet<number> = new Set(),
+): HeadingMark[] {
+  const isHeading = (l: Line, i: number): boolean =>
+    !exclude.has(i) &&
+    l.size >= bodySize * 1.2 - 0.01 &&
+    l.text.length < MAX_HEADING_CHARS &&
+    !/\.$/.test(l.text) &&
+    /\p{L}/u.test(l.text);
+  const marks: { at: number; span: number; size: number; page: number; name: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    if (!isHeading(line, i)) continue;
+    const prev = marks[marks.length - 1];
+    const prevLine = lines[i - 1];
+    if (
+      prev &&
+      prev.at + prev.span === i &&
+      prevLine &&
+      prevLine.page === line.page &&
+      round(prev.size) === round(line.size) &&
+      prevLine.y - line.y < 2 * line.size &&
+      (prev.name + ' ' + line.text).length < MAX_HEADING_CHARS * 2
+    ) {
+      prev.span++;
+      prev.name = `${prev.name} ${line.text}`;
+      continue;
+    }
+    marks.push({ at: i, span: 1, size: line.size, page: line.page, name: line.text });
+  }
+  const sizes = [...new Set(marks.map((m) => round(m.size)))].sort((a, b) => b - a);
+  return marks.map((m) => ({
+    at: m.at,
+    span: m.span,
+    name: m.name,
+    page: m.page,
+    level: Math.min(6, sizes.indexOf(round(m.size)) + 1),
+  }));
+}
+
+export interface OutlineTarget {
+  title: string;
+  level: number;
+  pageIndex: number;
+  top: number | null;
+}
+
+export interface OutlineNode {
+  title?: unknown;
+  dest?: unknown;
+  items?: unknown;
+}
+
+/**
+ * Whether an outline title is a file name ("New Report Cover.pdf"): tools that merge PDFs name a
+ * bookmark after each merged file; such a title says nothing about the content.
+ */
+export function isFileName(title: string): boolean {
+  return /\.(pdf|docx?|xlsx?|pptx?|jpe?g|png|tiff?|html?|txt|rtf|odt)$/i.test(title.trim());
+}
+
+/** Flattens the outline (bookmarks) to entries that resolve to a page. */
+export async function outlineTargets(doc: PdfDocument): Promise<OutlineTarget[]> {
+  let outline: OutlineNode[] | null;
+  try {
+    outline = (await doc.getOutline()) as OutlineNode[] | null;
+  } catch {
+    return [];
+  }
+  if (!outline || outline.length === 0) return [];
+  const out: OutlineTarget[] = [];
+  const walk = async (nodes: OutlineNode[], depth: number): Promise<void> => {
+    for (const node of nodes) {
+      const title = normalizeSpace(typeof node.title === 'string' ? node.title : '');
+      try {
+        let dest = node.dest;
+        if (typeof dest === 'string') dest = await doc.getDestination(dest);
+        if (title && !isFileName(title) && Array.isArray(dest) && dest.length > 0) {
+          const target: unknown = dest[0];
+          let pageIndex: number | null = null;
+          if (typeof target === 'number' && Number.isInteger(target)) pageIndex = target;
+          else if (target && typeof target === 'object' && 'num' in target && 'gen' in target) {
+            pageIndex = await doc.getPageIndex(target as { num: number; gen: number });
+          }
+          if (pageIndex !== null && pageIndex >= 0 && pageIndex < doc.numPages) {
+            const mode = (dest[1] as { name?: string } | undefined)?.name;
+            const topRaw =
+              mode === 'XYZ'
+                ? dest[3]
+                : mode === 'FitH' || mode === 'FitBH'
+                  ? dest[2]
+                  : mode === 'FitR'
+                    ? dest[5]
+                    : null;
+            out.push({
+              title,
+              level: Math.min(6, depth + 1),
+              pageIndex,
+              top: typeof topRaw === 'number' ? topRaw : null,
+            });
+          }
+        }
+      } catch {
+        // An entry that does not resolve is skipped.
+      }
+      if (Array.isArray(node.items) && node.items.length > 0)
+        await walk(node.items as OutlineNode[], depth + 1);
+    }
+  };
+  await walk(outline, 0);
+  return out;
+}
+
+export function matchKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * Places outline entries in the line list: on the entry's page, at or below its destination
+ * top, the line(s) whose text is the entry's title become the heading; if the title is not
+ * found the section starts at the destination (or the top of the page).
+ */
+export function outlineHeadings(
+  lines: Line[],
+  targets: OutlineTarget[],
+): { marks: HeadingMark[]; found: number } {
+  const firstOfPage = new Map<number, number>();
+  lines.forEach((l, i) => {
+    if (!firstOfPage.has(l.page)) firstOfPage.set(l.page, i);
+  });
+  const used = new Set<number>();
+  const marks: HeadingMark[] = [];
+  let found = 0;
+  for (const t of targets) {
+    const page = t.pageIndex + 1;
+    const want = matchKey(t.title);
+    let at = -1;
+    let span = 0;
+    const start = firstOfPage.get(page);
+    if (start !== undefined) {
+      for (let i = start; i < lines.length && (lines[i] as Line).page === page; i++) {
+        const line = lines[i] as Line;
+        if (used.has(i) || (t.top !== null && line.y > t.top + line.size)) continue;
+        let acc = '';
+        for (let j = i; j < lines.length && j < i + 4 && (lines[j] as Line).page === page; j++) {
+          acc += matchKey((lines[j] as Line).text);
+          if (acc === want) {
+            at = i;
+            span = j - i + 1;
+            break;
+          }
+          if (!want.startsWith(acc)) break;
+        }
+        if (at >= 0) break;
+      }
+      if (at >= 0) found++;
+      if (at < 0) {
+        // Not found: start at the destination's height on that page.
+        at = start;
+        while (
+          at < lines.length &&
+          (lines[at] as Line).page === page &&
+          t.top !== null &&
+          (lines[at] as Line).y > t.top + 1
+        )
+          at++;
+      }
+    } else {
+      // A page without text: the section starts with the next page that has some.
+      at = lines.findIndex((l) => l.page > page);
+      if (at < 0) at = lines.length;
+    }
+    for (let k = at; k < at + span; k++) used.add(k);
+    marks.push({ at, span, name: t.title, level: t.level, page });
+  }
+  const sorted = marks
+    .map((m, i) => ({ m, i }))
+    .sort((p, q) => p.m.at - q.m.at || p.i - q.i)
+    .map(({ m }) => m);
+  return { marks: sorted, found };
+}
+
+/**
+ * Headings from the outline, when it is believable: some entry's title is printed where it
+ * points, or the entries point at more than one page (an outline whose every entry points at
+ * page 1 and whose titles appear nowhere is broken, and font sizes do better).
+ */
+export function outlineMarks(lines: Line[], targets: OutlineTarget[]): HeadingMark[] | null {
+  if (targets.length === 0) return null;
+  const { marks, found } = outlineHeadings(lines, targets);
+  const pages = new Set(targets.map((t) => t.pageIndex));
+  return found > 0 || pages.size > 1 || targets.length === 1 ? marks : null;
+}

@@ -1,0 +1,293 @@
+import type { RawFigure, RawSection, RawTable } from '../sections.js';
+import { escapeMarkdown, padRows, rowsToMarkdown } from '../text.js';
+import { removePageFurniture, removeRunningLines } from './furniture.js';
+import { fontHeadings, outlineMarks } from './headings.js';
+import type { HeadingMark, OutlineTarget } from './headings.js';
+import { bodySizeOf, ocrLines, pageLines, round } from './lines.js';
+import type { Line, RawTextItem } from './lines.js';
+import { figureIndex } from './figures.js';
+import type { PlacedFigure } from './figures.js';
+import { findGrids, findTables, keyValueLines } from './tables.js';
+import type { BodyStyle, GridRun } from './tables.js';
+import { attachCaptions } from './figures.js';
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+/** The usual distance between baselines of consecutive body lines. */
+export function typicalLeading(lines: Line[], bodySize: number): number {
+  const counts = new Map<number, number>();
+  for (let i = 1; i < lines.length; i++) {
+    const a = lines[i - 1] as Line;
+    const b = lines[i] as Line;
+    if (a.page !== b.page || round(a.size) !== bodySize || round(b.size) !== bodySize) continue;
+    const d = round(a.y - b.y);
+    if (d > 0 && d < 3 * bodySize) counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  let best = bodySize * 1.2;
+  let bestCount = 0;
+  for (const [d, n] of counts) {
+    if (n > bestCount || (n === bestCount && d < best)) {
+      best = d;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+export function joinLines(a: string, b: string): string {
+  // "well-" + "kept": keep the hyphen, add no space (never delete characters we cannot be sure of).
+  if (/\p{L}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a + b;
+  return `${a} ${b}`;
+}
+
+export interface Block {
+  markdown: string;
+  pageStart: number;
+  pageEnd: number;
+  table?: RawTable;
+}
+
+/** Builds the sections: headings split, body lines become paragraphs (by vertical gaps) and tables. */
+export function linesToSections(
+  lines: Line[],
+  headingMarks: HeadingMark[],
+  bodySize: number,
+  figuresAt: Map<number, RawFigure[]> = new Map(),
+  grids: GridRun[] = [],
+  body: BodyStyle = { size: bodySize, font: '' },
+  heights: number[] = [],
+): RawSection[] {
+  const headingAt = new Map<number, HeadingMark[]>();
+  const headingLine = new Set<number>();
+  for (const m of headingMarks) {
+    headingAt.set(m.at, [...(headingAt.get(m.at) ?? []), m]);
+    for (let k = m.at; k < m.at + m.span; k++) headingLine.add(k);
+  }
+  const gridAt = new Map(grids.map((g) => [g.start, g]));
+  const gridLine = new Set(grids.flatMap((g) => range(g.start, g.end)));
+  // A letterhead (a few lines in columns at the very top of a page, beside a logo) is no table.
+  // It is the first text on its page.
+  const letterhead = (t: { start: number; end: number }): boolean =>
+    t.end - t.start <= 3 &&
+    (t.start === 0 || (lines[t.start - 1] as Line).page !== (lines[t.start] as Line).page) &&
+    lines
+      .slice(t.start, t.end)
+      .every((l) => l.y > (heights[l.page - 1] ?? Number.POSITIVE_INFINITY) * 0.85);
+  const tables = findTables(lines, (i) => !headingLine.has(i) && !gridLine.has(i)).filter(
+    (t) => !letterhead(t),
+  );
+  const tableAt = new Map(tables.map((t) => [t.start, t]));
+  const leading = typicalLeading(lines, round(bodySize));
+  const rightEdge = percentile(
+    lines.filter((l) => round(l.size) === round(bodySize)).map((l) => l.end),
+    0.9,
+  );
+
+  const sections: RawSection[] = [];
+  let blocks: Block[] = [];
+  let current: RawSection = {
+    name: null,
+    level: 0,
+    markdown: '',
+    page_start: null,
+    page_end: null,
+    tables: [],
+    figures: [],
+  };
+  let para: { text: string; pageStart: number; pageEnd: number; last: Line } | null = null;
+
+  const flushPara = (): void => {
+    if (para)
+      blocks.push({
+        markdown: escapeMarkdown(para.text),
+        pageStart: para.pageStart,
+        pageEnd: para.pageEnd,
+      });
+    para = null;
+  };
+  const closeSection = (): void => {
+    flushPara();
+    current.markdown = blocks.map((b) => b.markdown).join('\n\n');
+    current.tables = blocks.flatMap((b) => (b.table ? [b.table] : []));
+    if (blocks.length > 0) {
+      current.page_start ??= Math.min(...blocks.map((b) => b.pageStart));
+      current.page_end = Math.max(current.page_start, ...blocks.map((b) => b.pageEnd));
+    } else {
+      current.page_end = current.page_start;
+    }
+    sections.push(current);
+    blocks = [];
+  };
+
+  for (let i = 0; i <= lines.length; i++) {
+    // A figure drawn above line i belongs to the section open before any heading on line i.
+    current.figures?.push(...(figuresAt.get(i) ?? []));
+    for (const mark of headingAt.get(i) ?? []) {
+      closeSection();
+      current = {
+        name: mark.name,
+        level: mark.level,
+        markdown: '',
+        page_start: mark.page,
+        page_end: mark.page,
+        tables: [],
+        figures: [],
+      };
+    }
+    if (i === lines.length) break;
+    if (headingLine.has(i)) continue;
+    const grid = gridAt.get(i);
+    if (grid) {
+      flushPara();
+      const pageEnd = (lines[grid.end - 1] as Line).page;
+      const texts = grid.pairs ?? [];
+      if (grid.table) {
+        const rows = padRows(grid.table);
+        const markdown = rowsToMarkdown(rows);
+        blocks.push({
+          markdown,
+          pageStart: grid.page,
+          pageEnd,
+          table: { rows, markdown, page_number: grid.page },
+        });
+      }
+      for (const text of [...texts, ...(grid.sentences ?? [])])
+        blocks.push({ markdown: escapeMarkdown(text), pageStart: grid.page, pageEnd });
+      i = grid.end - 1;
+      continue;
+    }
+    const table = tableAt.get(i);
+    const pairs = table ? keyValueLines(lines, table, body) : null;
+    if (table && pairs) {
+      flushPara();
+      const pageEnd = (lines[table.end - 1] as Line).page;
+      for (const text of pairs)
+        blocks.push({ markdown: escapeMarkdown(text), pageStart: table.page, pageEnd });
+      i = table.end - 1;
+      continue;
+    }
+    if (table) {
+      flushPara();
+      const pageEnd = (lines[table.end - 1] as Line).page;
+      const markdown = rowsToMarkdown(table.rows);
+      blocks.push({
+        markdown,
+        pageStart: table.page,
+        pageEnd,
+        table: { rows: table.rows, markdown, page_number: table.page },
+      });
+      i = table.end - 1;
+      continue;
+    }
+    const line = lines[i] as Line;
+    if (para) {
+      const prev: Line = para.last;
+      let continues: boolean;
+      if (prev.page !== line.page) {
+        // Across a page break: the paragraph goes on unless the last line ended a sentence and
+        // stopped short of the right margin.
+        const endsSentence = /[.!?:;)"”’]$/.test(prev.text);
+        const fullWidth = prev.end >= rightEdge - 3 * bodySize;
+        continues = !endsSentence || fullWidth;
+      } else {
+        const gap = prev.y - line.y;
+        const sameSize = Math.abs(prev.size - line.size) <= 0.1 * Math.max(prev.size, line.size);
+        continues = sameSize && gap > 0 && gap <= leading * 1.35;
+      }
+      if (continues) {
+        para.text = joinLines(para.text, line.text);
+        para.pageEnd = line.page;
+        para.last = line;
+        continue;
+      }
+      flushPara();
+    }
+    para = { text: line.text, pageStart: line.page, pageEnd: line.page, last: line };
+  }
+  closeSection();
+  return sections;
+}
+
+/** The text items of one page (pdf.js getTextContent items) and the page height. */
+export interface PageText {
+  items: RawTextItem[];
+  height: number;
+  /** Page width (PDF units); 612 when not given. */
+  width?: number;
+  /** Set when the page was OCR'd: its markdown replaces the items. */
+  ocrMarkdown?: string;
+  /** Figures drawn on the page. */
+  figures?: PlacedFigure[];
+}
+
+/**
+ * Layout analysis, pure: lines per page (from the text layer, or from OCR markdown), running
+ * headers/footers dropped, headings from the outline targets when any resolved (else from font
+ * sizes), then paragraphs, tables and figures in their sections.
+ */
+export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): RawSection[] {
+  const textPages = pages.map((p, i) =>
+    p.ocrMarkdown === undefined ? pageLines(i + 1, p.items) : [],
+  );
+  const textBody = bodySizeOf(textPages.flat());
+  const perPage = pages.map((p, i) =>
+    p.ocrMarkdown === undefined
+      ? (textPages[i] ?? [])
+      : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
+  );
+  const heights = pages.map((p) => p.height);
+  const lines = removeRunningLines(
+    removePageFurniture(
+      perPage,
+      heights,
+      pages.map((p) => p.width ?? 612),
+    ),
+    heights,
+  ).flat();
+  const bodySize = bodySizeOf(lines);
+  const body: BodyStyle = { size: bodySize, font: bodyFontOf(lines, bodySize) };
+  const grids = findGrids(lines, body);
+  const gridLine = new Set(grids.flatMap((g) => range(g.start, g.end)));
+  const figuresAt = new Map<number, RawFigure[]>();
+  pages.forEach((p, i) => {
+    attachCaptions(p.figures ?? [], lines, i + 1);
+    for (const placed of p.figures ?? []) {
+      const at = figureIndex(lines, i + 1, placed.top);
+      figuresAt.set(at, [...(figuresAt.get(at) ?? []), placed.figure]);
+    }
+  });
+  return linesToSections(
+    lines,
+    outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize, gridLine),
+    bodySize,
+    figuresAt,
+    grids,
+    body,
+    heights,
+  );
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
+}
+
+/** The font of most body-size characters. */
+function bodyFontOf(lines: Line[], bodySize: number): string {
+  const weights = new Map<string, number>();
+  for (const l of lines)
+    if (round(l.size) === round(bodySize) && l.font)
+      weights.set(l.font, (weights.get(l.font) ?? 0) + l.text.length);
+  let best = '';
+  let bestWeight = -1;
+  for (const [font, weight] of weights) {
+    if (weight > bestWeight) {
+      best = font;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}

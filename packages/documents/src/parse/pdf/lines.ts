@@ -1,0 +1,301 @@
+import { markdownBlocks } from '../ocrText.js';
+import { normalizeSpace } from '../text.js';
+
+// Lines from text items
+
+export interface Item {
+  str: string;
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+  /** pdf.js's name for the font (one per font resource: a bold face has a name of its own). */
+  font: string;
+}
+
+/** A word (text between spaces) with its horizontal extent. */
+export interface Word {
+  x: number;
+  end: number;
+  text: string;
+}
+
+export interface Segment {
+  x: number;
+  end: number;
+  text: string;
+  /** The font of most of the segment's characters ('' when unknown). */
+  font?: string;
+  /** Largest font size in the segment. */
+  size?: number;
+  /** Baseline of the segment's first item (reading coordinates). */
+  y?: number;
+}
+
+export interface Line {
+  page: number;
+  /** Baseline, in reading coordinates (larger = higher on the page). */
+  y: number;
+  x: number;
+  end: number;
+  /** Dominant font size on the line (weighted by characters). */
+  size: number;
+  text: string;
+  /** Runs of text separated by wide gaps (table cells, label/value pairs). */
+  segments: Segment[];
+  /** The font of most of the line's characters ('' when unknown). */
+  font?: string;
+  /** The line's words, left to right (rating grids align marks with column codes by them). */
+  words?: Word[];
+  /** Laid out from OCR markdown: its tables are marked up as such, so they are kept as tables. */
+  fromOcr?: boolean;
+}
+
+export interface RawTextItem {
+  str?: unknown;
+  transform?: unknown;
+  width?: unknown;
+  height?: unknown;
+  fontName?: unknown;
+}
+
+/** Text items in "reading coordinates": rotated pages are turned upright by their dominant text direction. */
+export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; other: Item[] } {
+  type Oriented = Item & { orientation: number };
+  const items: Oriented[] = [];
+  for (const r of raw) {
+    if (typeof r.str !== 'string' || r.str.trim() === '' || !Array.isArray(r.transform)) continue;
+    const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = r.transform as number[];
+    const size =
+      Math.hypot(c, d) || (typeof r.height === 'number' ? r.height : 0) || Math.hypot(a, b) || 1;
+    // 0: left-to-right upright, 1: rotated 90° (text runs upward), 2: upside down, 3: rotated 270°.
+    const angle = Math.atan2(b, a);
+    const orientation = ((Math.round(angle / (Math.PI / 2)) % 4) + 4) % 4;
+    const width = typeof r.width === 'number' ? r.width : 0;
+    let x = e;
+    let y = f;
+    if (orientation === 1) [x, y] = [f, -e];
+    else if (orientation === 2) [x, y] = [-e, -f];
+    else if (orientation === 3) [x, y] = [-f, e];
+    const font = typeof r.fontName === 'string' ? r.fontName : '';
+    items.push({ str: r.str, x, y, width, size, font, orientation });
+  }
+  const counts = [0, 0, 0, 0];
+  for (const it of items) counts[it.orientation] = (counts[it.orientation] ?? 0) + it.str.length;
+  const dominant = counts.indexOf(Math.max(...counts));
+  return {
+    upright: items.filter((i) => i.orientation === dominant),
+    other: items.filter((i) => i.orientation !== dominant),
+  };
+}
+
+export function dominantSize(items: Item[]): number {
+  const weights = new Map<number, number>();
+  for (const it of items) {
+    const key = Math.round(it.size * 2) / 2;
+    weights.set(key, (weights.get(key) ?? 0) + it.str.length);
+  }
+  let best = 0;
+  let bestWeight = -1;
+  for (const [size, weight] of weights) {
+    if (weight > bestWeight || (weight === bestWeight && size < best)) {
+      best = size;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/** A gap this many font sizes wide separates segments (table columns) rather than words. */
+export const SEGMENT_GAP = 1.5;
+/** A gap this many font sizes wide is a space between words. */
+export const SPACE_GAP = 0.15;
+
+export function buildLine(page: number, items: Item[]): Line {
+  items.sort((p, q) => p.x - q.x);
+  const size = dominantSize(items);
+  const segments: Segment[] = [];
+  const segFonts: Map<string, number>[] = [];
+  const lineFonts = new Map<string, number>();
+  const words: Word[] = [];
+  let seg: Segment | null = null;
+  let prevEnd = Number.NEGATIVE_INFINITY;
+  for (const it of items) {
+    const text = it.str.replace(/\s+/g, ' ');
+    lineFonts.set(it.font, (lineFonts.get(it.font) ?? 0) + text.length);
+    addWords(words, it, text, it.x - prevEnd > SPACE_GAP * it.size);
+    prevEnd = Math.max(prevEnd, it.x + it.width);
+    if (seg === null || it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size)) {
+      seg = { x: it.x, end: it.x + it.width, text, size: it.size, y: it.y };
+      segments.push(seg);
+      segFonts.push(new Map([[it.font, text.length]]));
+      continue;
+    }
+    const gap = it.x - seg.end;
+    const needsSpace =
+      gap > SPACE_GAP * it.size && !seg.text.endsWith(' ') && !text.startsWith(' ');
+    seg.text += (needsSpace ? ' ' : '') + text;
+    seg.end = Math.max(seg.end, it.x + it.width);
+    seg.size = Math.max(seg.size ?? 0, it.size);
+    const fonts = segFonts[segFonts.length - 1] as Map<string, number>;
+    fonts.set(it.font, (fonts.get(it.font) ?? 0) + text.length);
+  }
+  segments.forEach((s, i) => {
+    s.text = normalizeSpace(s.text);
+    s.font = mostOf(segFonts[i] as Map<string, number>);
+  });
+  const kept = segments.filter((s) => s.text !== '');
+  const first = kept[0];
+  const last = kept[kept.length - 1];
+  return {
+    page,
+    y: items.reduce((sum, it) => sum + it.y, 0) / items.length,
+    x: first?.x ?? 0,
+    end: last?.end ?? 0,
+    size,
+    text: kept.map((s) => s.text).join(' '),
+    segments: kept,
+    font: mostOf(lineFonts),
+    words,
+  };
+}
+
+function mostOf(weights: Map<string, number>): string {
+  let best = '';
+  let bestWeight = -1;
+  for (const [key, weight] of weights) {
+    if (weight > bestWeight) {
+      best = key;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/**
+ * Splits an item's text into words, placing each by its share of the item's characters (pdf.js
+ * gives one width per item); `spaced` says whether a gap separates the item from the previous one.
+ */
+function addWords(words: Word[], it: Item, text: string, spaced: boolean): void {
+  const perChar = text.length > 0 ? it.width / text.length : 0;
+  let offset = 0;
+  for (const part of text.split(' ')) {
+    if (part !== '') {
+      const x = it.x + offset * perChar;
+      const end = x + part.length * perChar;
+      const last = words[words.length - 1];
+      if (offset === 0 && !spaced && last) {
+        last.text += part;
+        last.end = end;
+      } else {
+        words.push({ x, end, text: part });
+      }
+    }
+    offset += part.length + 1;
+  }
+}
+
+/** Groups items into lines: by baseline (top to bottom), then left to right. */
+export function groupLines(page: number, items: Item[]): Line[] {
+  const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
+  const lines: Line[] = [];
+  let bucket: Item[] = [];
+  let baseline = 0;
+  let bucketSize = 0;
+  for (const it of sorted) {
+    if (bucket.length > 0 && Math.abs(it.y - baseline) <= 0.4 * Math.max(bucketSize, it.size)) {
+      bucket.push(it);
+      bucketSize = Math.max(bucketSize, it.size);
+      continue;
+    }
+    if (bucket.length > 0) lines.push(buildLine(page, bucket));
+    bucket = [it];
+    baseline = it.y;
+    bucketSize = it.size;
+  }
+  if (bucket.length > 0) lines.push(buildLine(page, bucket));
+  return lines.filter((l) => l.text !== '');
+}
+
+export function pageLines(page: number, rawItems: readonly RawTextItem[]): Line[] {
+  const { upright, other } = readingItems(rawItems);
+  return [...groupLines(page, upright), ...groupLines(page, other)];
+}
+
+export function round(n: number): number {
+  return Math.round(n * 2) / 2;
+}
+
+export function bodySizeOf(lines: Line[]): number {
+  const weights = new Map<number, number>();
+  for (const l of lines)
+    weights.set(round(l.size), (weights.get(round(l.size)) ?? 0) + l.text.length);
+  let best = 0;
+  let bestWeight = -1;
+  for (const [size, weight] of weights) {
+    if (weight > bestWeight) {
+      best = size;
+      bestWeight = weight;
+    }
+  }
+  return best || 10;
+}
+
+/**
+ * Lines for an OCR'd page from its markdown, laid out top to bottom as a text layer would be:
+ * headings larger than the body (so the font-size rule finds them), table rows as aligned
+ * segments (so the column rule finds them), one line per paragraph.
+ */
+export function ocrLines(page: number, markdown: string, height: number, bodySize: number): Line[] {
+  const lines: Line[] = [];
+  let y = height - 40;
+  const push = (text: string, size: number, segments: Segment[]): void => {
+    y -= size * 1.2;
+    const last = segments[segments.length - 1];
+    lines.push({
+      page,
+      y,
+      x: segments[0]?.x ?? 40,
+      end: last?.end ?? 40,
+      size,
+      text,
+      segments,
+      fromOcr: true,
+    });
+  };
+  for (const block of markdownBlocks(markdown)) {
+    if (block.kind === 'heading') {
+      const size = round(bodySize * (block.level === 1 ? 1.8 : block.level === 2 ? 1.5 : 1.3));
+      y -= bodySize;
+      push(block.text, size, [
+        { x: 40, end: 40 + block.text.length * size * 0.5, text: block.text },
+      ]);
+    } else if (block.kind === 'table') {
+      const width = Math.max(...block.rows.map((r) => r.length));
+      const colWidth = Math.max(
+        60,
+        ...block.rows.flat().map((c) => c.length * bodySize * 0.6 + 40),
+      );
+      for (const row of block.rows) {
+        const segments: Segment[] = [];
+        for (let c = 0; c < width; c++) {
+          const text = normalizeSpace(row[c] ?? '');
+          // An empty cell still holds its column (a placeholder the column rule can align).
+          const x = 40 + c * colWidth;
+          segments.push({
+            x,
+            end: x + Math.max(1, text.length) * bodySize * 0.5,
+            text: text || '-',
+          });
+        }
+        push(segments.map((sg) => sg.text).join(' '), bodySize, segments);
+      }
+      y -= bodySize * 2;
+    } else {
+      const text = normalizeSpace(block.text);
+      push(text, bodySize, [{ x: 40, end: 40 + Math.min(text.length, 95) * bodySize * 0.5, text }]);
+      y -= bodySize * 2;
+    }
+  }
+  return lines;
+}

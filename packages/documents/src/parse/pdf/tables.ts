@@ -1,0 +1,393 @@
+import { padRows } from '../text.js';
+import type { Line, Segment } from './lines.js';
+
+/** A run of lines laid out in aligned columns. */
+export interface TableRun {
+  start: number;
+  end: number; // exclusive
+  rows: string[][];
+  page: number;
+}
+
+export const MAX_CELL_CHARS = 40;
+
+/**
+ * Tables: two or more consecutive body lines with at least two segments each, whose segments
+ * fall into the columns set by the first line (left edges, right edges or column spans agree).
+ * Prose in two columns looks the same, so runs whose cells are mostly long text are not tables.
+ */
+export function findTables(lines: Line[], isBody: (i: number) => boolean): TableRun[] {
+  const runs: TableRun[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const first = lines[i] as Line;
+    if (!isBody(i) || first.segments.length < 2) {
+      i++;
+      continue;
+    }
+    const cols = first.segments;
+    const tol = first.size * 0.6;
+    const columnOf = (s: Segment): number => {
+      for (let c = 0; c < cols.length; c++) {
+        const col = cols[c] as Segment;
+        const nextStart = cols[c + 1]?.x ?? Number.POSITIVE_INFINITY;
+        if (Math.abs(s.x - col.x) <= tol || Math.abs(s.end - col.end) <= tol) return c;
+        if (s.x >= col.x - tol && s.x < nextStart - tol && s.end <= nextStart + tol) return c;
+      }
+      return -1;
+    };
+    const rows: string[][] = [cols.map((s) => s.text)];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j] as Line;
+      if (!isBody(j) || line.segments.length < 2) break;
+      const prev = lines[j - 1] as Line;
+      if (line.page === prev.page && prev.y - line.y > 3 * line.size) break;
+      const row: string[] = cols.map(() => '');
+      let last = -1;
+      let ok = true;
+      for (const s of line.segments) {
+        const c = columnOf(s);
+        if (c <= last) {
+          ok = false;
+          break;
+        }
+        row[c] = s.text;
+        last = c;
+      }
+      if (!ok) break;
+      rows.push(row);
+    }
+    const cells = rows.flat().filter((c) => c !== '');
+    const long = cells.filter((c) => c.length > MAX_CELL_CHARS).length;
+    if (rows.length >= 2 && long * 2 < cells.length) {
+      runs.push({ start: i, end: j, rows: padRows(rows), page: first.page });
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  return runs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grids: label/value grids and rating grids
+
+/** What the grids need to know of the document's body text. */
+export interface BodyStyle {
+  size: number;
+  /** The font of most body-size characters ('' when unknown). */
+  font: string;
+}
+
+/** A run of lines that is a grid, with what it reads as. */
+export interface GridRun {
+  start: number;
+  end: number; // exclusive
+  page: number;
+  /** Label/value grids: "Label: value" lines, in reading order. */
+  pairs?: string[];
+  /** Rating grids: the table (header row first) and one sentence per marked row. */
+  table?: string[][];
+  sentences?: string[];
+}
+
+function emphasised(s: Segment, line: Line, body: BodyStyle): boolean {
+  const size = s.size ?? line.size;
+  if (size >= body.size * 1.15) return true;
+  return body.font !== '' && (s.font ?? '') !== '' && s.font !== body.font;
+}
+
+function sameRow(prev: Line, next: Line, factor: number): boolean {
+  const gap = prev.y - next.y;
+  return prev.page === next.page && gap > 0 && gap <= factor * Math.max(prev.size, next.size);
+}
+
+function cleanLabel(text: string): string {
+  return text.replace(/\s*[:–—-]\s*$/, '').trim();
+}
+
+/**
+ * A label/value grid: rows of labels in bold or larger type, each label with its value on the
+ * line(s) below in body type, aligned in columns ("Main panel capacity" over "200 AMP"). It
+ * starts with a row of at least two labels whose next line holds values under them.
+ */
+function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
+  const head = lines[i] as Line;
+  const next = lines[i + 1];
+  if (!next || head.segments.length < 2 || !sameRow(head, next, 2.5)) return null;
+  if (!head.segments.every((s) => emphasised(s, head, body))) return null;
+  const tol = Math.max(4, head.size * 0.6);
+  const columns: number[] = head.segments.map((s) => s.x);
+  const columnOf = (x: number): number => columns.findIndex((c) => Math.abs(c - x) <= tol);
+  if (next.segments.some((s) => emphasised(s, next, body) || columnOf(s.x) < 0)) return null;
+  const labels = new Map<number, string>();
+  const values = new Map<number, string[]>();
+  const pairs: string[] = [];
+  const flush = (): void => {
+    for (const [c, label] of [...labels].sort((a, b) => a[0] - b[0])) {
+      const value = (values.get(c) ?? []).join(' ');
+      pairs.push(value === '' ? label : `${label}: ${value}`);
+    }
+    labels.clear();
+    values.clear();
+  };
+  const labelStyle = head.segments[0] as Segment;
+  const likeLabel = (s: Segment, line: Line): boolean =>
+    Math.abs((s.size ?? line.size) - (labelStyle.size ?? head.size)) < 0.5 &&
+    (s.font ?? '') === (labelStyle.font ?? '');
+  let valueLines = 0;
+  let firstValueColumns = 0;
+  let j = i;
+  for (; j < lines.length; j++) {
+    const line = lines[j] as Line;
+    if (j > i && !sameRow(lines[j - 1] as Line, line, 3)) break;
+    const cols = line.segments.map((s) => columnOf(s.x));
+    if (cols.some((c) => c < 0)) break;
+    const emph = line.segments.map((s) => emphasised(s, line, body));
+    if (emph.every(Boolean)) {
+      // A label row looks like the first one (a heading in larger type ends the grid).
+      if (!line.segments.every((s) => likeLabel(s, line))) break;
+      if (labels.size > 0 && valueLines === 0) break;
+      flush();
+      valueLines = 0;
+      line.segments.forEach((s, k) => labels.set(cols[k] as number, cleanLabel(s.text)));
+    } else if (!emph.some(Boolean)) {
+      if (!cols.every((c) => labels.has(c))) break;
+      if (line.segments.some((s) => s.text.length > 80)) break;
+      // A wrapped value follows at the body's line spacing; text further down is not part of it.
+      if (valueLines === 1 && !sameRow(lines[j - 1] as Line, line, 1.6)) break;
+      // A value wraps onto a second line in some columns only; a second full row (or a third
+      // line) under one row of labels makes a table with a header row, not a grid.
+      if (valueLines >= 2 || (valueLines === 1 && cols.length >= firstValueColumns)) {
+        if (pairs.length === 0) return null;
+        break;
+      }
+      if (valueLines === 0) firstValueColumns = cols.length;
+      valueLines++;
+      line.segments.forEach((s, k) => {
+        const c = cols[k] as number;
+        values.set(c, [...(values.get(c) ?? []), s.text]);
+      });
+    } else break;
+  }
+  // A trailing label row without values below it is not part of the grid.
+  if (labels.size > 0 && values.size === 0) {
+    j--;
+    labels.clear();
+  }
+  flush();
+  if (pairs.length < 2) return null;
+  return { start: i, end: j, page: head.page, pairs };
+}
+
+const CODE = /^(?:[A-Z]{1,3}|N\/A)$/;
+const MARK = /^(?:[•●■▪◼□☐☑☒✓✔✗✘xX*+]|yes|no)$/i;
+
+/**
+ * The meaning a legend gives each code: "S = Serviceable", "NP: Not Present",
+ * "RR Repair / Replace — Deficiency ...". Codes without a legend are absent.
+ */
+export function legendOf(lines: Line[], codes: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const text = lines.map((l) => l.segments.map((s) => s.text).join('   ')).join('\n');
+  for (const code of codes) {
+    const c = code.replace(/[/]/g, '\\/');
+    const patterns = [
+      // "S = Serviceable", "NP: Not present", "R - Repair or Replace"
+      new RegExp(
+        `(?:^|\\s)${c}(?:\\s*[=:]|\\s+[–—-])\\s*([A-Za-z][A-Za-z ,/&'-]{1,40}?)(?=\\s{2,}|\\s*[—–(;.]|\\s+[A-Z]{1,3}\\s*(?:=|:|–|—|-)\\s|$)`,
+        'm',
+      ),
+      // "RR Repair / Replace — Deficiency requiring ..."
+      new RegExp(`(?:^|\\s)${c}\\s+([A-Z][A-Za-z ,/&'-]{1,40}?)\\s+[—–]\\s`, 'm'),
+    ];
+    for (const p of patterns) {
+      const m = p.exec(text);
+      const meaning = m?.[1]?.trim();
+      if (meaning && !CODE.test(meaning)) {
+        out.set(code, meaning);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** "1.4 Window & Frames" -> "Window & Frames". */
+function itemName(text: string): string {
+  return text.replace(/^\d+(?:\.\d+)*\.?\s+/, '').trim();
+}
+
+/**
+ * A rating grid: a header line of column codes ("S R C NP NI NO", optionally after a first
+ * column title), then rows of items each with marks under some of the codes. Read by words, since
+ * codes a few points apart fall into one segment.
+ */
+function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | null {
+  const head = lines[i] as Line;
+  const words = head.words ?? [];
+  const firstCode = words.findIndex((w) => CODE.test(w.text));
+  if (firstCode < 0) return null;
+  const codes = words.slice(firstCode);
+  if (codes.length < 2 || !codes.every((w) => CODE.test(w.text))) return null;
+  const title = words
+    .slice(0, firstCode)
+    .map((w) => w.text)
+    .join(' ');
+  // A first row that is an item of its own ("3.0 SERVICE CONDUCTORS  IN OK") is no header.
+  if (firstCode > 3 || /^\d/.test(title)) return null;
+  const left = (codes[0] as { x: number }).x - head.size * 0.5;
+  const centres = codes.map((w) => (w.x + w.end) / 2);
+  const tol = Math.max(head.size, ...codes.map((w) => w.end - w.x));
+  const rows: string[][] = [];
+  const marked: { name: string; codes: string[] }[] = [];
+  let j = i + 1;
+  for (; j < lines.length; j++) {
+    const line = lines[j] as Line;
+    if (!sameRow(lines[j - 1] as Line, line, 2.2)) break;
+    const lw = line.words ?? [];
+    // Words across the line between items and marks: prose, not a row.
+    if (lw.some((w) => w.x <= left && w.end > left + 1)) break;
+    const item = lw
+      .filter((w) => w.end <= left + 1)
+      .map((w) => w.text)
+      .join(' ');
+    const marks = lw.filter((w) => w.x > left);
+    if (item === '' || item.length > 80) break;
+    const row = codes.map(() => '');
+    let ok = true;
+    for (const m of marks) {
+      const centre = (m.x + m.end) / 2;
+      let best = -1;
+      let bestDistance = tol;
+      centres.forEach((c, k) => {
+        const d = Math.abs(c - centre);
+        if (d <= bestDistance) {
+          best = k;
+          bestDistance = d;
+        }
+      });
+      if (best < 0 || !(MARK.test(m.text) || CODE.test(m.text))) {
+        ok = false;
+        break;
+      }
+      row[best] = m.text;
+    }
+    if (!ok) break;
+    rows.push([item, ...row]);
+    const on = codes.filter((_, k) => row[k] !== '').map((w) => w.text);
+    if (on.length > 0) marked.push({ name: itemName(item), codes: on });
+  }
+  if (marked.length === 0) return null;
+  const legend = legendOf(
+    legendLines,
+    codes.map((w) => w.text),
+  );
+  const sentences = marked.map(
+    (m) => `${m.name}: ${m.codes.map((c) => legend.get(c) ?? c).join(', ')}`,
+  );
+  return {
+    start: i,
+    end: j,
+    page: head.page,
+    table: [[title || 'Item', ...codes.map((w) => w.text)], ...rows],
+    sentences,
+  };
+}
+
+/** The meaning the document's legend gives a code, looked up once per code. */
+type LegendLookup = (code: string) => string | undefined;
+
+function legendLookup(lines: Line[]): LegendLookup {
+  const cache = new Map<string, string | undefined>();
+  return (code) => {
+    if (!cache.has(code)) cache.set(code, legendOf(lines, [code]).get(code));
+    return cache.get(code);
+  };
+}
+
+/** An item followed by codes the legend explains: "3.1 SERVICE GROUNDING  IN OK". */
+function codedRow(line: Line, legend: LegendLookup): { item: string; codes: string[] } | null {
+  const words = line.words ?? [];
+  let k = words.length;
+  while (k > 0 && CODE.test((words[k - 1] as { text: string }).text)) k--;
+  const codes = words.slice(k).map((w) => w.text);
+  const item = words
+    .slice(0, k)
+    .map((w) => w.text)
+    .join(' ');
+  if (codes.length === 0 || item === '' || item.length > 80 || !/\p{L}/u.test(item)) return null;
+  if (!codes.every((c) => legend(c) !== undefined)) return null;
+  return { item, codes };
+}
+
+/**
+ * Rated rows without a header line: each row an item and, at its right end, the codes that rate
+ * it, every code explained by the document's legend ("IN Inspected — ...", "RR Repair /
+ * Replace — ..."). Two or more such rows in a row become a table (item, rating) and sentences.
+ */
+function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | null {
+  const rows: { item: string; codes: string[] }[] = [];
+  let j = i;
+  for (; j < lines.length; j++) {
+    const line = lines[j] as Line;
+    if (j > i && !sameRow(lines[j - 1] as Line, line, 6)) break;
+    const row = codedRow(line, legend);
+    if (!row) break;
+    rows.push(row);
+  }
+  if (rows.length < 2) return null;
+  return {
+    start: i,
+    end: j,
+    page: (lines[i] as Line).page,
+    table: [['Item', 'Rating'], ...rows.map((r) => [r.item, r.codes.join(' ')])],
+    sentences: rows.map(
+      (r) => `${itemName(r.item)}: ${r.codes.map((c) => legend(c) ?? c).join(', ')}`,
+    ),
+  };
+}
+
+/** Label/value grids and rating grids, in line order; their lines are neither headings nor tables. */
+export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
+  const runs: GridRun[] = [];
+  const legend = legendLookup(lines);
+  for (let i = 0; i < lines.length; i++) {
+    const run =
+      ratingGrid(lines, i, lines) ?? codedRows(lines, i, legend) ?? labelGrid(lines, i, body);
+    if (run) {
+      runs.push(run);
+      i = run.end - 1;
+    }
+  }
+  return runs;
+}
+
+/**
+ * A two-column table without a header row of its own (no row set apart by type), each row a
+ * label and its value ("Main Panel Capacity | 200 Amps"): read as "Label: value" lines.
+ */
+export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): string[] | null {
+  const rowLines = lines.slice(run.start, run.end);
+  if (rowLines.some((l) => l.fromOcr)) return null;
+  const emph = rowLines.map((l) => l.segments.every((s) => emphasised(s, l, body)));
+  const caps = run.rows.map((r) =>
+    r.every((c) => c !== '' && c === c.toUpperCase() && /\p{Lu}/u.test(c)),
+  );
+  const [labels, values] = run.rows;
+  // Labels over their values ("CLIENT | INSPECTOR" over "Sample Client | J. Doe"): one pair per column.
+  if (
+    run.rows.length === 2 &&
+    labels &&
+    values &&
+    ((emph[0] && !emph[1]) || (caps[0] && !caps[1])) &&
+    values.every((v) => v !== '')
+  )
+    return labels.map((l, c) => `${cleanLabel(l)}: ${values[c] as string}`);
+  if (run.rows.some((r) => r.length !== 2 || r[0] === '' || r[1] === '')) return null;
+  if ((emph[0] && !emph.slice(1).some(Boolean)) || (caps[0] && !caps.slice(1).some(Boolean)))
+    return null;
+  if (run.rows.some((r) => /^[\d.,%$€£ -]+$/.test(r[0] as string))) return null;
+  return run.rows.map((r) => `${cleanLabel(r[0] as string)}: ${r[1] as string}`);
+}
