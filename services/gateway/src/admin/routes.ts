@@ -28,7 +28,7 @@ import {
   type RpcOperation,
 } from '@reports/contracts';
 import { requestRpc } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { checkAdminHash, presentedAdminHash } from './adminHash.js';
 
 /**

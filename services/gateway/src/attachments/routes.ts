@@ -10,7 +10,7 @@ import {
   ErrorBody,
   ReportIdParams,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { isTenantMember, reportExists } from '../ingest/reports.js';
 import { readUploadForm, storeUpload } from '../ingest/upload.js';

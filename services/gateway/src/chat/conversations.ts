@@ -14,7 +14,7 @@ import {
   FeedbackBody,
 } from '@reports/contracts';
 import { requestRpc } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser, type AuthUser } from '../auth/types.js';
 
 const security = [{ bearerAuth: [] }];

@@ -19,7 +19,7 @@ import {
   type ErrorCode,
 } from '@reports/contracts';
 import { requestRpc } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { LIMITS } from '../http/rateLimit.js';
 import { conversationRoutes } from './conversations.js';

@@ -10,7 +10,7 @@ import {
   type EmbedTargetRequested,
 } from '@reports/contracts';
 import { provisionCommandsStream, type Pool } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { adminGuard } from '../admin/adminHash.js';
 
 /** The target's report and tenant, in any tenant (admin). */

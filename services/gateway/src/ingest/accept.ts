@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, stageMessageId } from '@reports/contracts';
 import { newEvent, publishEvent } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import type { AuthUser } from '../auth/types.js';
 import { deleteReportRow, insertReport } from './reports.js';
 import { newReportId, readUploadForm, storeUpload, type StoredUpload } from './upload.js';

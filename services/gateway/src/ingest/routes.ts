@@ -10,7 +10,7 @@ import {
   ParsedSectionList,
   ReportIdParams,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { deleteReportRow, findStatus, isTenantMember, listSections } from './reports.js';
 import { recordUpload, submitUpload } from './accept.js';

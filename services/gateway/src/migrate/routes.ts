@@ -8,7 +8,7 @@ import {
   type MigrateCaller,
 } from '@reports/contracts';
 import { requestRpc } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { LIMITS } from '../http/rateLimit.js';
 

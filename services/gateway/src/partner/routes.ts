@@ -14,7 +14,7 @@ import {
   partnerStatusCanonicalString,
   partnerUploadCanonicalString,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { MAX_UPLOAD_BYTES, OCR_KINDS, storeUpload, type StoredUpload } from '../ingest/upload.js';
 import {
   findPartnerAttachment,

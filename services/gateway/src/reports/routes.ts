@@ -12,7 +12,7 @@ import {
   SectionInfoList,
   SectionParams,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { LIMITS } from '../http/rateLimit.js';
 import { findReportDetail, findSection, listReports, listSectionInfos } from './queries.js';

@@ -1,6 +1,6 @@
 import { reportEventsFilter, type IngestStatus } from '@reports/contracts';
 import type { NatsConnection } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { findStatus } from '../ingest/reports.js';
 
 /** How a wait for a report ended. */

@@ -9,7 +9,7 @@ import {
   TOP_K_DEFAULT,
   TOP_K_MAX,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { adminGuard } from '../admin/adminHash.js';
 import { requestRetrieval } from './client.js';
