@@ -9,6 +9,7 @@ export * from './pipeline/stage.js';
 export * from './objectstore/index.js';
 export * from './service/runtime.js';
 export * from './nats/rpc.js';
+export * from './nats/clients.js';
 export * from './secrets/secretBox.js';
 export * from './telemetry/observability.js';
 export * from './pipeline/watchdog.js';

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AdminOps,
   AdminVerify,
   AppError,
   CostGlobal,
@@ -25,9 +24,8 @@ import {
   ProviderPutBody,
   ReverseClaimRequest,
   ReverseClaimResult,
-  type RpcOperation,
 } from '@reports/contracts';
-import { requestRpc } from '@reports/platform';
+import { adminClient } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { checkAdminHash, presentedAdminHash } from './adminHash.js';
 
@@ -67,10 +65,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
       checkAdminHash(presentedAdminHash(request), deps.config.ADMIN_HASH);
   });
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const call = <Req extends z.ZodType, Res extends z.ZodType>(
-    op: RpcOperation<Req, Res>,
-    request: z.input<Req>,
-  ): Promise<z.output<Res>> => requestRpc(deps.nats.nc, op, request, { service: 'admin' });
+  const admin = adminClient(deps.nats.nc);
   const withoutHash = <T extends { hash?: string | undefined }>({ hash: _h, ...rest }: T) => rest;
 
   app.get(
@@ -101,7 +96,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         response: { 200: FeedbackList, ...errors },
       },
     },
-    async (request) => call(AdminOps.feedbackList, withoutHash(request.query)),
+    async (request) => admin.feedbackList(withoutHash(request.query)),
   );
 
   app.get(
@@ -115,7 +110,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         response: { 200: FeedbackStatList, ...errors },
       },
     },
-    async (request) => call(AdminOps.feedbackStats, withoutHash(request.query)),
+    async (request) => admin.feedbackStats(withoutHash(request.query)),
   );
 
   app.get(
@@ -129,7 +124,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         response: { 200: ProviderOverrideList, ...errors },
       },
     },
-    async (request) => call(AdminOps.providersList, withoutHash(request.query)),
+    async (request) => admin.providersList(withoutHash(request.query)),
   );
 
   app.put(
@@ -156,7 +151,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
           'validation_failed',
           'provider_id: lowercase letters, digits, ".", "_" or "-", at most 64',
         );
-      return call(AdminOps.providersPut, { ...request.body, provider_id: providerId.data });
+      return admin.providersPut({ ...request.body, provider_id: providerId.data });
     },
   );
 
@@ -172,7 +167,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         response: { 200: PreauthResult, 400: ErrorBody, ...errors },
       },
     },
-    async (request) => call(AdminOps.migratePreauth, request.body),
+    async (request) => admin.migratePreauth(request.body),
   );
 
   app.get(
@@ -186,7 +181,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         response: { 200: MigrateStats, ...errors },
       },
     },
-    async () => call(AdminOps.migrateStats, {}),
+    async () => admin.migrateStats({}),
   );
 
   app.post(
@@ -208,7 +203,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         },
       },
     },
-    async (request) => call(AdminOps.migrateReverseClaim, request.body),
+    async (request) => admin.migrateReverseClaim(request.body),
   );
 
   app.get(
@@ -222,7 +217,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
         response: { 200: CostGlobal, ...errors },
       },
     },
-    async (request) => call(AdminOps.costGlobal, { days: request.query.days }),
+    async (request) => admin.costGlobal({ days: request.query.days }),
   );
 
   app.get(
@@ -238,7 +233,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
       },
     },
     async (request) =>
-      call(AdminOps.costTenant, { tenant_id: request.params.tenant_id, days: request.query.days }),
+      admin.costTenant({ tenant_id: request.params.tenant_id, days: request.query.days }),
   );
 }
 

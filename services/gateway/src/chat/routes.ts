@@ -8,7 +8,6 @@ import {
   ChatChunkEvent,
   ChatEndEvent,
   ChatErrorEvent,
-  ChatOps,
   ChatRequest,
   ChatStartEvent,
   ERRORS,
@@ -18,7 +17,7 @@ import {
   isAppError,
   type ErrorCode,
 } from '@reports/contracts';
-import { requestRpc } from '@reports/platform';
+import { chatClient } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { LIMITS } from '../http/rateLimit.js';
@@ -103,6 +102,7 @@ export async function chatRoutes(
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const nc = deps.nats.nc;
+  const chat = chatClient(nc);
   // Chat streams in progress: ended (and their turns cancelled) when the gateway shuts down.
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
@@ -258,13 +258,7 @@ export async function chatRoutes(
         response: { 200: ModelList, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody },
       },
     },
-    async (request) =>
-      requestRpc(
-        nc,
-        ChatOps.models,
-        { tenant_id: request.user?.tenant_id ?? null },
-        { service: 'chat' },
-      ),
+    async (request) => chat.models({ tenant_id: request.user?.tenant_id ?? null }),
   );
 
   await app.register(conversationRoutes, { deps });
