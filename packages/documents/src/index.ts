@@ -36,3 +36,5 @@ export type { MhtmlPart } from './parse/mhtml.js';
 export { bareExtract, parseDocument } from './parse/index.js';
 export { splitLegacyText } from './legacy/headingSplit.js';
 export type { LegacySection } from './legacy/headingSplit.js';
+export { pickSectionBy } from './sectionName.js';
+export type { NamedSection } from './sectionName.js';

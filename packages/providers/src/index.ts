@@ -14,3 +14,4 @@ export * from './text/openAiChatModel.js';
 export * from './text/mistralChatModel.js';
 export * from './text/localExtractive.js';
 export * from './pricing/tokenPrices.js';
+export * from './pricing/modelPrices.js';

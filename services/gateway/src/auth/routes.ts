@@ -10,6 +10,7 @@ import {
   TokenResponse,
 } from '@reports/contracts';
 import type { Issuer } from './issuer.js';
+import { LIMITS } from '../http/rateLimit.js';
 
 /**
  * A public JWK as served on /auth/jwks.json. Only these members are listed, and
@@ -37,7 +38,7 @@ export function registerIssuerRoutes(parent: FastifyInstance, issuer: Issuer): v
   app.post(
     '/auth/magic-link',
     {
-      config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
+      config: { rateLimit: LIMITS.magicLink },
       schema: {
         tags: TAGS,
         summary:

@@ -5,7 +5,7 @@ import type {
   SectionDetail,
   SectionInfo,
 } from '@reports/contracts';
-import { splitLegacyText } from '@reports/documents';
+import { pickSectionBy, splitLegacyText } from '@reports/documents';
 import type { Pool } from '@reports/platform';
 
 /** Report reads of the gateway. Every query is filtered by the caller's effective tenant. */
@@ -167,21 +167,12 @@ export async function listSectionInfos(
   return sections ? sections.map(toInfo) : null;
 }
 
-/**
- * Which section `{section_name}` names: the first (in document order) whose name
- * is exactly it, else whose slug is, else whose name matches ignoring case.
- * Pure, so the rule is tested on its own.
- */
+/** Which section `{section_name}` names: the rule of `pickSectionBy` (@reports/documents). */
 export function pickSection<T extends { section_name: string; section_slug: string }>(
   sections: readonly T[],
   wanted: string,
 ): T | undefined {
-  const folded = wanted.normalize('NFC').toLocaleLowerCase('en');
-  return (
-    sections.find((s) => s.section_name === wanted) ??
-    sections.find((s) => s.section_slug === wanted) ??
-    sections.find((s) => s.section_name.normalize('NFC').toLocaleLowerCase('en') === folded)
-  );
+  return pickSectionBy(sections, wanted, (s) => ({ name: s.section_name, slug: s.section_slug }));
 }
 
 export type SectionLookup = { report: false } | { report: true; section: SectionDetail | null };

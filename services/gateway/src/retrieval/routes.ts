@@ -13,6 +13,7 @@ import { retrievalClient } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { adminGuard } from '../admin/adminHash.js';
+import { LIMITS } from '../http/rateLimit.js';
 
 const errors = {
   401: ErrorBody,
@@ -42,7 +43,7 @@ export async function retrievalRoutes(
     '/retrieve',
     {
       preHandler: app.authenticate,
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { rateLimit: LIMITS.retrieve },
       schema: {
         tags: ['retrieval'],
         summary: 'Retrieve the chunks of a report folder that best answer a query',
