@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   DocumentError,
+  documentFromOcr,
+  isOcrDocumentKind,
   parseDocument,
+  precheckOcrUpload,
+  type OcrFigureAnnotation,
   type OcrFunction,
   type ParsedDocument,
 } from '@reports/documents';
@@ -17,13 +21,6 @@ import {
 import { isOcrError, type OcrEngine, type OcrResult } from '@reports/providers';
 import { loadTarget } from '../targets.js';
 import { storeFigures, type StoredFigure } from './figureStore.js';
-import {
-  documentFromOcr,
-  isOcrDocumentKind,
-  precheckOcrUpload,
-  readsWholeDocuments,
-  type OcrFigureAnnotation,
-} from './fromOcr.js';
 
 export interface ParseDeps {
   pool: Pool;
@@ -186,9 +183,9 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       let ocrAnnotations = new Map<number, OcrFigureAnnotation>();
       const kind = target.document_kind;
       try {
-        if (engine && readsWholeDocuments(engine) && isOcrDocumentKind(kind)) {
+        if (engine?.readsWholeDocuments && isOcrDocumentKind(kind)) {
           // A whole-document engine reads every PDF and image: sections, tables and figures come
-          // from its pages (fromOcr.ts), not from the local parser.
+          // from its pages (documents' ocrDocument.ts), not from the local parser.
           await precheckOcrUpload(kind, bytes);
           const result = record(await engine.recognise({ kind, bytes, signal: ctx.signal }));
           ({ doc, annotations: ocrAnnotations } = await documentFromOcr(kind, bytes, result));
