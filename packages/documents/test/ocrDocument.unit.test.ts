@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tinyPng } from '../../test-support/src/fakes/index.js';
+import { tinyPng } from '@reports/test-support';
 import {
   documentFromOcr,
   richAnnotation,

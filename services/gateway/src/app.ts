@@ -6,9 +6,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerErrorHandling } from './http/errors.js';
-import { registerRateLimit } from './http/rateLimit.js';
-import { gatewayLogger } from './http/logging.js';
+import { registerErrorHandling } from './errors/errorHandler.js';
+import { registerRateLimit } from './limits/rateLimit.js';
+import { gatewayLogger } from './observability/logging.js';
 import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';

@@ -2,11 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORTS_STREAM, parseEvent } from '@reports/contracts';
-import {
-  buildHtml,
-  buildPdf,
-  sampleReportSpec,
-} from '../../../packages/test-support/src/fixtures/index.js';
+import { buildHtml, buildPdf, sampleReportSpec } from '@reports/test-support';
 import {
   multipart,
   startTestGateway,

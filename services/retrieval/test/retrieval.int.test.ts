@@ -15,10 +15,7 @@ import {
   type TestDatabase,
   type TestNatsServer,
 } from '@reports/test-support';
-import {
-  startFakeServer,
-  type FakeServer,
-} from '../../../packages/test-support/src/fakes/index.js';
+import { startFakeServer, type FakeServer } from '@reports/test-support';
 import { startRetrievalEndpoint } from '../src/service/endpoint.js';
 import type { RetrievalDeps } from '../src/retrieve/retrieve.js';
 

@@ -21,7 +21,7 @@ import {
   reportText,
   type ReportRef,
   type ReportSection,
-} from '../context/reports.js';
+} from '../reports/store.js';
 import type { HistoryPair } from '../history/history.js';
 import { fitText } from '../prompt/prompt.js';
 import { REWRITE_SYSTEM, cleanRewrite, localRewrite, rewritePrompt } from '../prompt/rewrite.js';

@@ -28,7 +28,7 @@ import {
   reportsInTenant,
   type ReportRef,
   type ReportSection,
-} from '../context/reports.js';
+} from '../reports/store.js';
 import { historyPairs } from '../history/history.js';
 import type { ModelSpec } from '../models/catalogue.js';
 import { usageOf } from '../models/prices.js';

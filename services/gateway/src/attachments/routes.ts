@@ -12,11 +12,11 @@ import {
 } from '@reports/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { isTenantMember, reportExists } from '../ingest/reports.js';
+import { isTenantMember, reportExists } from '../reports/store.js';
 import { readUploadForm, storeUpload } from '../ingest/upload.js';
 import { deleteUserUpload, findAttachment, insertAttachment, listAttachments } from './store.js';
 import { publishAttachmentUploaded } from './publish.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 import { attachmentKeyPrefix } from '@reports/platform';
 
 const security = [{ bearerAuth: [] }];

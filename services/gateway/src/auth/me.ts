@@ -4,7 +4,7 @@ import { ErrorBody, MeResponse } from '@reports/contracts';
 import type { Pool } from '@reports/platform';
 import { emailLocalPart, findProfileById, profileToMe } from './issuer.js';
 import { currentUser, type AuthUser } from './types.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 /** The profile of a caller known only from its token (a user of an external identity provider). */
 export function meFromClaims(user: AuthUser): MeResponse {

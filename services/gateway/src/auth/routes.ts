@@ -10,7 +10,7 @@ import {
   TokenResponse,
 } from '@reports/contracts';
 import type { Issuer } from './issuer.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 /**
  * A public JWK as served on /auth/jwks.json. Only these members are listed, and

@@ -20,7 +20,7 @@ import {
 import { chatClient } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 import { conversationRoutes } from './conversations.js';
 import { SSE_KEEPALIVE, chatHeaders, sseEvent } from './sse.js';
 import { openTurn } from './turnClient.js';

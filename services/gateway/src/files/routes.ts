@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, ErrorBody } from '@reports/contracts';
 import { validateObjectKey, type ObjectStore } from '@reports/platform';
 import { SERVABLE_PREFIX, checkFileLink } from './signing.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 function servableKey(key: string): boolean {
   if (!key.startsWith(SERVABLE_PREFIX)) return false;

@@ -3,7 +3,7 @@ import { AppError, stageMessageId } from '@reports/contracts';
 import { newEvent, publishEvent, reportKeyPrefix } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import type { AuthUser } from '../auth/types.js';
-import { deleteReportRow, insertReport } from './reports.js';
+import { deleteReportRow, insertReport } from '../reports/store.js';
 import { newReportId, readUploadForm, storeUpload, type StoredUpload } from './upload.js';
 
 /** A report stored and recorded, not yet handed to the pipeline. */

@@ -12,10 +12,10 @@ import {
 } from '@reports/contracts';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { deleteReportRow, findStatus, isTenantMember, listSections } from './reports.js';
+import { deleteReportRow, findStatus, isTenantMember, listSections } from '../reports/store.js';
 import { recordUpload, submitUpload } from './accept.js';
 import { streamReportEvents } from './events.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 const errors = { 401: ErrorBody, 404: ErrorBody };
 const security = [{ bearerAuth: [] }];

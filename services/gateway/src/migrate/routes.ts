@@ -4,7 +4,7 @@ import { ClaimResult, ErrorBody, MigrateStatus, type MigrateCaller } from '@repo
 import { adminClient } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 const security = [{ bearerAuth: [] }];
 const TAGS = ['migration'];

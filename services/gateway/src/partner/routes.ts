@@ -24,7 +24,7 @@ import {
 } from '../attachments/store.js';
 import { publishAttachmentUploaded } from '../attachments/publish.js';
 import { parsePartnerSignature, partnerSignatureMatches } from './signature.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 import { attachmentKeyPrefix } from '@reports/platform';
 
 const signatureHeader = z.object({ 'x-partner-signature': z.string().optional() }).loose();

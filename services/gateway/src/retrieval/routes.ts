@@ -13,7 +13,7 @@ import { retrievalClient } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { adminGuard } from '../admin/adminHash.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 const errors = {
   401: ErrorBody,
