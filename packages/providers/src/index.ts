@@ -15,3 +15,6 @@ export * from './text/mistralChatModel.js';
 export * from './text/localExtractive.js';
 export * from './pricing/tokenPrices.js';
 export * from './pricing/modelPrices.js';
+export * from './vision/visionModel.js';
+export * from './vision/mistralVision.js';
+export * from './vision/openAiVision.js';

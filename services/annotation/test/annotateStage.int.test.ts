@@ -19,8 +19,7 @@ import {
   type FakeServer,
 } from '@reports/test-support';
 import { annotateStage } from '../src/annotate/annotateStage.js';
-import { OpenAiVision } from '../src/models/openAiVision.js';
-import { MistralVision } from '../src/models/mistralVision.js';
+import { MistralVision, OpenAiVision } from '@reports/providers';
 import type { VisionModel } from '../src/models/annotator.js';
 
 let db: TestDatabase;
