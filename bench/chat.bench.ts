@@ -13,6 +13,7 @@ import { OpenAIChatModel } from '@reports/providers';
 import { buildHtml, sampleReportSpec, startFakeChatModel } from '@reports/test-support';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
+import { sseMessages } from '../test/support/sse.js';
 import { distribution, type Distribution } from './support/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -88,26 +89,16 @@ async function throughGateway(
   if (res.status !== 200 || !res.body)
     throw new Error(`POST /chat answered ${res.status}: ${await res.text()}`);
   const mode = res.headers.get('x-chat-mode');
-  const decoder = new TextDecoder();
-  let buffer = '';
   let firstText: number | null = null;
   let text = '';
   let ended = false;
-  for await (const piece of res.body) {
-    buffer += decoder.decode(piece as Uint8Array, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (\w+)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event === 'chunk' && data) {
-        firstText ??= performance.now();
-        text += (JSON.parse(data) as { text: string }).text;
-      }
-      if (event === 'end') ended = true;
-      if (event === 'error') throw new Error(`POST /chat error event: ${data}`);
+  for await (const { event, data } of sseMessages(res.body as AsyncIterable<Uint8Array>)) {
+    if (event === 'chunk' && data) {
+      firstText ??= performance.now();
+      text += (JSON.parse(data) as { text: string }).text;
     }
+    if (event === 'end') ended = true;
+    if (event === 'error') throw new Error(`POST /chat error event: ${data}`);
   }
   if (!ended || text !== ANSWER || firstText === null)
     throw new Error('POST /chat: incomplete answer');

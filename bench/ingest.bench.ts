@@ -24,6 +24,7 @@ import {
   specBlocks,
 } from '@reports/test-support';
 import { SERVICES, startSystem, type RunningSystem } from '../test/support/system.js';
+import { distribution, median, round, type Distribution } from './support/stats.js';
 import {
   freshIp,
   readEvents,
@@ -104,43 +105,6 @@ interface SystemSample {
 }
 
 // ---------------------------------------------------------------- statistics and formatting
-
-/** Percentile by linear interpolation between closest ranks (p in 0..100). */
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  const a = sorted[lo] ?? 0;
-  const b = sorted[hi] ?? a;
-  return a + (b - a) * (rank - lo);
-}
-
-function median(values: readonly number[]): number {
-  return percentile(values, 50);
-}
-
-function round(n: number, digits = 1): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
-interface Distribution {
-  n: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
-
-function distribution(values: readonly number[], digits = 1): Distribution {
-  return {
-    n: values.length,
-    p50: round(percentile(values, 50), digits),
-    p95: round(percentile(values, 95), digits),
-    max: round(Math.max(...values), digits),
-  };
-}
 
 function ms(n: number): string {
   if (!Number.isFinite(n)) return '-';

@@ -12,13 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bm25 from 'wink-bm25-text-search';
-import { connectNats, type Nats, type Pool } from '@reports/platform';
-import {
-  RETRIEVE_SUBJECT,
-  decodeRetrieveReply,
-  type RetrieveOptions,
-  type RetrieveRequest,
-} from '@reports/contracts';
+import { connectNats, retrievalClient, type Nats, type Pool } from '@reports/platform';
+import { type RetrieveOptions, type RetrieveRequest } from '@reports/contracts';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn, upload, waitForStatus } from '../test/support/client.js';
 import { firstPerDocument, mean, ndcgAt, recallAt, type Qrels } from './metrics.js';
@@ -149,13 +144,7 @@ async function retrieveDocs(
       ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
     },
   };
-  const reply = await nats.nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), {
-    timeout: 60_000,
-  });
-  const res = decodeRetrieveReply(
-    reply.headers?.get('Nats-Service-Error-Code') || undefined,
-    reply.json(),
-  );
+  const res = await retrievalClient(nats.nc, 60_000).retrieve(request);
   return firstPerDocument(res.chunks.map((c) => chunkToDoc.get(c.id) ?? `?${c.id}`));
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: the same provisioning as `npm start`, then every check and test:
-# build, typecheck, lint, the committed OpenAPI document, unit and integration
+# build, typecheck, lint and the formatting check (as `npm run lint`), the committed OpenAPI document, unit and integration
 # tests of each package, then the end-to-end suites against the built services.
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1
@@ -13,6 +13,7 @@ run() { echo "[test] $*"; "$@" || status=1; }
 run npx turbo run build --output-logs=errors-only
 run npx turbo run typecheck --output-logs=errors-only
 run npx eslint .
+run npx prettier --check .
 run npx turbo run test --filter='!@reports/e2e' --concurrency=2 --continue
 run npx turbo run test --filter=@reports/e2e --concurrency=1 --continue
 node scripts/test-summary.mjs "$VITEST_RESULTS_DIR" || status=1

@@ -183,6 +183,52 @@ describe('one chat turn in one trace', () => {
   });
 });
 
+describe('one POST /retrieve in one trace', () => {
+  it('runs from the HTTP request through the NATS request to the retrieval service and its database calls', async () => {
+    const started = otlp.spans.length;
+    const res = await fetch(`${system.url}/retrieve`, {
+      method: 'POST',
+      headers: user.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify({
+        query: 'What did the inspector note in the loft?',
+        scope: { type: 'folder', report_id: reportId },
+      }),
+    });
+    expect(res.status).toBe(200);
+    // The retrieval service's side of the call, in the trace of this request (not the chat's).
+    const isServer = (s: { service: string; name: string; kind: number }) =>
+      s.service === 'retrieval' && s.name === 'rpc svc.retrieval.retrieve' && s.kind === 2;
+    let tree: SpanNode | null = null;
+    await until('the retrieve trace', () => {
+      const server = otlp.spans.slice(started).find(isServer);
+      if (!server) return undefined;
+      const candidate = spanTree(otlp.spans, server.traceId);
+      const all = candidate ? descendants(candidate) : [];
+      if (candidate?.span.service !== 'gateway' || !all.some((n) => isServer(n.span)))
+        return undefined;
+      tree = candidate;
+      return true;
+    });
+    const root = tree! as SpanNode;
+    process.stdout.write(
+      `span tree of one POST /retrieve (trace ${root.span.traceId}):\n${printTree(root).join('\n')}\n`,
+    );
+    expect(root.span.name).toMatch(/^POST/);
+    expect(root.span.kind).toBe(2); // SERVER
+    const client = below(root, 'rpc svc.retrieval.retrieve');
+    expect(client.span.service).toBe('gateway');
+    expect(client.span.kind).toBe(3); // CLIENT
+    // The retrieval service continues the gateway's trace: its span is the child of the request.
+    const server = client.children.find((c) => isServer(c.span));
+    expect(server, 'the retrieval span under the gateway request span').toBeDefined();
+    expect(
+      descendants(server!).some(
+        (n) => n.span.service === 'retrieval' && n.span.name.startsWith('pg.query'),
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('/metrics on every service', () => {
   async function scrape(url: string): Promise<string> {
     const res = await fetch(url);

@@ -1,4 +1,4 @@
-/** Summary of a sample, in the unit of its values, rounded to 2 decimals. */
+/** Summary of a sample, in the unit of its values, rounded to `digits` decimals (2 unless told). */
 export interface Distribution {
   n: number;
   p50: number;
@@ -17,9 +17,23 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
-export function distribution(values: readonly number[]): Distribution {
+/** The median of values in any order. */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** `n` rounded to `digits` decimals. */
+export function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export function distribution(values: readonly number[], digits = 2): Distribution {
   const sorted = [...values].sort((a, b) => a - b);
-  const r = (x: number) => Math.round(x * 100) / 100;
+  const r = (x: number) => round(x, digits);
   return {
     n: sorted.length,
     p50: r(percentile(sorted, 50)),

@@ -7,6 +7,7 @@ import type {
 } from '@reports/contracts';
 import type { RunningSystem } from './system.js';
 import type { Session } from './client.js';
+import { sseMessages } from './sse.js';
 
 export type ChatEvent =
   | { event: 'start'; data: ChatStartEvent }
@@ -71,32 +72,22 @@ export async function chat(
     answer.body = text ? (JSON.parse(text) as ChatAnswer['body']) : null;
     return answer;
   }
-  const decoder = new TextDecoder();
-  let buffer = '';
   let chunks = 0;
   try {
-    for await (const piece of res.body) {
-      const text = decoder.decode(piece as Uint8Array, { stream: true });
+    const messages = sseMessages(res.body as AsyncIterable<Uint8Array>, (text) => {
       answer.raw += text;
-      buffer += text;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const lines = block.split('\n').filter((l) => l && !l.startsWith(':'));
-        const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
-        const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-        if (!name || data === undefined) continue;
-        const event = { event: name, data: JSON.parse(data) } as ChatEvent;
-        answer.events.push(event);
-        opts.onEvent?.(event);
-        if (event.event === 'chunk') {
-          chunks += 1;
-          answer.text += event.data.text;
-          if (opts.abortAfterChunks === chunks) {
-            controller.abort();
-            return finish(answer);
-          }
+    });
+    for await (const message of messages) {
+      if (!message.event) continue;
+      const event = { event: message.event, data: JSON.parse(message.data) } as ChatEvent;
+      answer.events.push(event);
+      opts.onEvent?.(event);
+      if (event.event === 'chunk') {
+        chunks += 1;
+        answer.text += event.data.text;
+        if (opts.abortAfterChunks === chunks) {
+          controller.abort();
+          return finish(answer);
         }
       }
     }

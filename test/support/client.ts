@@ -5,6 +5,7 @@ import type {
   TokenResponse,
 } from '@reports/contracts';
 import type { RunningSystem } from './system.js';
+import { sseMessages } from './sse.js';
 
 let ipCounter = 10;
 /** A client address of its own, so one test's requests never spend another's rate limit. */
@@ -110,35 +111,17 @@ export async function readEvents(
   });
   if (res.status !== 200 || !res.body) throw new Error(`events: ${res.status} ${await res.text()}`);
   const messages: SseMessage[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
   try {
-    for await (const chunk of res.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((l) => l && !l.startsWith(':'))
-            .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trimStart()]),
-        );
-        if (fields.data) {
-          messages.push({
-            id: Number(fields.id),
-            event: fields.event ?? 'message',
-            data: JSON.parse(fields.data) as RealtimeEvent,
-          });
-          if (
-            (opts.stopAfter && messages.length >= opts.stopAfter) ||
-            opts.until?.(messages.at(-1)!)
-          ) {
-            controller.abort();
-            return messages;
-          }
-        }
+    for await (const message of sseMessages(res.body as AsyncIterable<Uint8Array>)) {
+      if (!message.data) continue;
+      messages.push({
+        id: Number(message.id),
+        event: message.event ?? 'message',
+        data: JSON.parse(message.data) as RealtimeEvent,
+      });
+      if ((opts.stopAfter && messages.length >= opts.stopAfter) || opts.until?.(messages.at(-1)!)) {
+        controller.abort();
+        return messages;
       }
     }
   } catch (error) {

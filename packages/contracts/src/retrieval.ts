@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TargetKind } from './events.js';
-import { AppError, ERRORS, type ErrorCode } from './errors.js';
+import { rpcOperation } from './rpc.js';
 
 /**
  * Hybrid retrieval: the REST bodies of `POST /retrieve` and `POST /admin/retrieve/{report_id}`,
@@ -8,10 +8,14 @@ import { AppError, ERRORS, type ErrorCode } from './errors.js';
  * service) call. See docs/adr/020-hybrid-retrieval.md.
  */
 
-/** NATS services API name of the retrieval service (`$SRV.INFO.retrieval`, `$SRV.STATS.retrieval`). */
+/** Name of the retrieval service in its callers' error texts (`the retrieval service did not answer`). */
 export const RETRIEVAL_SERVICE = 'retrieval';
+/** Queue group of the retrieve operation: each request goes to one replica. */
+export const RETRIEVAL_QUEUE = 'retrieval';
 /** Request/reply subject of the retrieve endpoint; served by a queue group, so replicas share the load. */
 export const RETRIEVE_SUBJECT = 'svc.retrieval.retrieve';
+/** How long a caller waits for a retrieval: HyDE (8 s) + embedding retries + rerank (8 s), with room. */
+export const RETRIEVE_TIMEOUT_MS = 30_000;
 
 /** `top_k` when the body has none. */
 export const TOP_K_DEFAULT = 8;
@@ -141,8 +145,8 @@ export type RetrieveRequest = z.input<typeof RetrieveRequest>;
 export type ParsedRetrieveRequest = z.output<typeof RetrieveRequest>;
 
 /**
- * Catalogue codes the retrieval service answers with (NATS services error: header
- * `Nats-Service-Error-Code` is the HTTP status, the body is an `ErrorBody` with `code` and `detail`).
+ * Catalogue codes the retrieval service answers with (in the `RpcReply` error envelope, as every
+ * request/reply service does).
  */
 export const RetrieveErrorCode = z.enum([
   'not_found',
@@ -196,19 +200,10 @@ export const EmbedAccepted = z.object({
 export type EmbedAccepted = z.infer<typeof EmbedAccepted>;
 
 /**
- * Reads a reply of the retrieval service: the response, or the `AppError` its error reply
- * carries (`serviceErrorCode` is the `Nats-Service-Error-Code` header, absent on success).
- * Shared by every caller (gateway, chat) so they all map errors the same way.
+ * The retrieval service's request/reply operations (served with `serveRpc`, called through
+ * `retrievalClient` in @reports/platform, like the admin and chat operations).
  */
-export function decodeRetrieveReply(
-  serviceErrorCode: string | undefined,
-  body: unknown,
-): RetrieveResponse {
-  if (serviceErrorCode) {
-    const parsed = z.object({ code: z.string(), detail: z.string() }).safeParse(body);
-    const code =
-      parsed.success && parsed.data.code in ERRORS ? (parsed.data.code as ErrorCode) : 'internal';
-    throw new AppError(code, parsed.success ? parsed.data.detail : undefined);
-  }
-  return RetrieveResponse.parse(body);
-}
+export const RetrievalOps = {
+  retrieve: rpcOperation(RETRIEVE_SUBJECT, RetrieveRequest, RetrieveResponse),
+} as const;
+export type RetrievalOpName = keyof typeof RetrievalOps;

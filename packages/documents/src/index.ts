@@ -36,3 +36,21 @@ export type { MhtmlPart } from './parse/mhtml.js';
 export { bareExtract, parseDocument } from './parse/index.js';
 export { splitLegacyText } from './legacy/headingSplit.js';
 export type { LegacySection } from './legacy/headingSplit.js';
+export { pickSectionBy } from './sectionName.js';
+export type { NamedSection } from './sectionName.js';
+export {
+  documentFromOcr,
+  isOcrDocumentKind,
+  precheckOcrUpload,
+  richAnnotation,
+  sectionsFromPages,
+} from './parse/ocrDocument.js';
+export type {
+  OcrDocument,
+  OcrDocumentKind,
+  OcrDocumentPage,
+  OcrDocumentResult,
+  OcrFigureAnnotation,
+  OcrPageImage,
+  OpenSection,
+} from './parse/ocrDocument.js';

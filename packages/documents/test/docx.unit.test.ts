@@ -6,7 +6,7 @@ import {
   buildZip,
   notADocx,
   sampleReportSpec,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 import { expectMatchesSpec, rejectionOf } from './helpers.js';
 
 const NOT_A_DOCX = 'the DOCX file is damaged or is not a Word document';

@@ -16,7 +16,7 @@ import {
   buildPhoto,
   buildPhotoAs,
   sampleReportSpec,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 
 const spec = sampleReportSpec({ sections: 3 });
 

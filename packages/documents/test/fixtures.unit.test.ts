@@ -9,7 +9,7 @@ import {
   notADocx,
   sampleReportSpec,
   truncatedPdf,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 
 describe('document fixtures', () => {
   it('sampleReportSpec is deterministic per seed and report-like', () => {

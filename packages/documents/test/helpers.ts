@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ParsedDocument } from '../src/index.js';
-import type { ReportSpec } from '../../test-support/src/fixtures/index.js';
+import type { ReportSpec } from '@reports/test-support';
 
 /** The spec's slug for a heading: ASCII, lowercase, hyphens, "-1", "-2" for repeats. */
 export function expectedSlugs(headings: string[]): string[] {

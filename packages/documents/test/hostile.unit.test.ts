@@ -17,7 +17,7 @@ import {
   pngPixelBomb,
   sampleReportSpec,
   truncatedPdf,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 import { rejectionOf } from './helpers.js';
 
 /** Growth of this process's resident memory allowed while one hostile file is parsed. */

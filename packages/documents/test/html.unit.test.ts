@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../src/index.js';
-import { buildHtml, sampleReportSpec } from '../../test-support/src/fixtures/index.js';
+import { buildHtml, sampleReportSpec } from '@reports/test-support';
 import { expectMarkdownTable, expectMatchesSpec } from './helpers.js';
 
 const html = (s: string): Buffer => Buffer.from(s, 'utf8');

@@ -10,7 +10,7 @@ import {
   sampleReportSpec,
   scanPagesPng,
   type ScanBlock,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 
 const engine = new LocalOcrEngine();
 const asked: number[][] = [];

@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DocumentError, bareExtract, isDocumentError, parseDocument } from '../src/index.js';
 import type { DocumentKind } from '../src/index.js';
-import {
-  buildDocx,
-  buildHtml,
-  buildPdf,
-  sampleReportSpec,
-} from '../../test-support/src/fixtures/index.js';
+import { buildDocx, buildHtml, buildPdf, sampleReportSpec } from '@reports/test-support';
 import { rejectionOf } from './helpers.js';
 
 describe('parseDocument, whatever the kind', () => {

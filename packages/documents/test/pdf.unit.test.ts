@@ -10,7 +10,7 @@ import {
   encryptedPdf,
   sampleReportSpec,
   truncatedPdf,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 import { expectMatchesSpec, rejectionOf } from './helpers.js';
 
 function expectPagesConsistent(doc: ParsedDocument): void {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MIME_BY_KIND, checkUploadKind, declaredKind, sniffDocumentKind } from '../src/index.js';
-import {
-  buildDocx,
-  buildHtml,
-  buildPdf,
-  notADocx,
-  sampleReportSpec,
-} from '../../test-support/src/fixtures/index.js';
+import { buildDocx, buildHtml, buildPdf, notADocx, sampleReportSpec } from '@reports/test-support';
 
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 const bytes = (...b: number[]): Buffer => Buffer.from(b);

@@ -70,6 +70,23 @@ describe('request/reply over NATS', () => {
     await srv.stop();
   });
 
+  it('words the validation_failed detail from the schema when the server asks to', async () => {
+    const srv = serveRpc(
+      nats.nc,
+      Echo,
+      {
+        queue: 'echo',
+        logger,
+        invalidDetail: (error) => `bad echo: ${error?.issues[0]?.path.join('.') ?? 'not JSON'}`,
+      },
+      async (req) => ({ echoed: req.text, served_by: 'worded' }),
+    );
+    await nats.nc.flush();
+    const error = await requestRpc(nats.nc, Echo, { text: 5 } as never).catch((e) => e);
+    expect(error).toMatchObject({ code: 'validation_failed', detail: 'bad echo: text' });
+    await srv.stop();
+  });
+
   it('shares requests between the replicas of a queue group', async () => {
     const a = serveEcho('a');
     const b = serveEcho('b');

@@ -14,3 +14,7 @@ export * from './text/openAiChatModel.js';
 export * from './text/mistralChatModel.js';
 export * from './text/localExtractive.js';
 export * from './pricing/tokenPrices.js';
+export * from './pricing/modelPrices.js';
+export * from './vision/visionModel.js';
+export * from './vision/mistralVision.js';
+export * from './vision/openAiVision.js';

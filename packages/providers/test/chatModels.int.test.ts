@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeChatModel, type FakeChatModel } from '../../test-support/src/fakes/index.js';
+import { startFakeChatModel, type FakeChatModel } from '@reports/test-support';
 import {
   ChatModelError,
   MistralChatModel,

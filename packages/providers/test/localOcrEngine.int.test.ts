@@ -2,11 +2,7 @@ import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { LocalOcrEngine, isOcrError } from '../src/index.js';
-import {
-  buildScannedReportPdf,
-  scanPagesPng,
-  type ScanBlock,
-} from '../../test-support/src/fixtures/index.js';
+import { buildScannedReportPdf, scanPagesPng, type ScanBlock } from '@reports/test-support';
 
 const blocks: ScanBlock[] = [
   { heading: 'Roof' },

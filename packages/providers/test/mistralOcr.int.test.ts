@@ -6,12 +6,8 @@ import {
   tinyPng,
   type FakeServer,
   type RecordedRequest,
-} from '../../test-support/src/fakes/index.js';
-import {
-  buildPdf,
-  buildScannedPdf,
-  sampleReportSpec,
-} from '../../test-support/src/fixtures/index.js';
+} from '@reports/test-support';
+import { buildPdf, buildScannedPdf, sampleReportSpec } from '@reports/test-support';
 import {
   ANNOTATION_PDF_LIMIT_BYTES,
   MistralOcrEngine,

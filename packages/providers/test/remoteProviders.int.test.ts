@@ -1,9 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startFakeServer,
-  type FakeServer,
-  type RecordedRequest,
-} from '../../test-support/src/fakes/index.js';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '@reports/test-support';
 import {
   CohereReranker,
   EMBEDDING_DIMENSIONS,

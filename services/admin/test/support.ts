@@ -14,11 +14,8 @@ import {
   type Nats,
   type ObjectStore,
 } from '@reports/platform';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
-import { startNatsServer, type TestNatsServer } from '../../../packages/test-support/src/nats.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
+import { startNatsServer, type TestNatsServer } from '@reports/test-support';
 import { startAdmin } from '../src/service.js';
 
 export const SECRETS_KEY = randomBytes(32).toString('hex');

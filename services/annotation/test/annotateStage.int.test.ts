@@ -6,10 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { annotationQualityScore, type EventOf } from '@reports/contracts';
 import { createObjectStore, newEvent, type ObjectStore, type StageResult } from '@reports/platform';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
 import {
   MISTRAL_CHAT_PATH,
   OPENAI_CHAT_PATH,
@@ -20,10 +17,9 @@ import {
   startFakeOpenAi,
   tinyPng,
   type FakeServer,
-} from '../../../packages/test-support/src/fakes/index.js';
+} from '@reports/test-support';
 import { annotateStage } from '../src/annotate/annotateStage.js';
-import { OpenAiVision } from '../src/models/openAiVision.js';
-import { MistralVision } from '../src/models/mistralVision.js';
+import { MistralVision, OpenAiVision } from '@reports/providers';
 import type { VisionModel } from '../src/models/annotator.js';
 
 let db: TestDatabase;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseModelAnnotation, userPrompt, SYSTEM_PROMPT } from '../src/models/annotator.js';
 import { CostMeter, priceOf } from '../src/models/prices.js';
-import { sourceForBaseUrl } from '../src/models/openAiVision.js';
+import { sourceForBaseUrl } from '@reports/providers';
 import { defaultAnnotationModel } from '../src/models/fromConfig.js';
 
 const answer = {

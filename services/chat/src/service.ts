@@ -2,10 +2,11 @@ import { CHAT_QUEUE } from '@reports/contracts';
 import {
   createSecretBox,
   parseSecretsKey,
+  retrievalClient,
   type Config,
+  type RetrievalClient,
   type ServiceRuntime,
 } from '@reports/platform';
-import { natsRetrieval, type Retrieval } from './context/retrieval.js';
 import { serveConversationOps } from './conversations/operations.js';
 import { serveTurns } from './endpoint/turns.js';
 import { ModelRegistry } from './models/registry.js';
@@ -13,7 +14,7 @@ import type { TurnDeps } from './turn/turn.js';
 
 /** What a test may replace (with the same real adapters pointed elsewhere). */
 export interface ChatOverrides {
-  retrieval?: Retrieval;
+  retrieval?: RetrievalClient;
   /** First retry backoff of Mistral's SDK (tests shorten it). */
   initialBackoffMs?: number;
 }
@@ -27,7 +28,7 @@ export function chatDeps(
   const key = config.SECRETS_KEY === undefined ? null : parseSecretsKey(config.SECRETS_KEY);
   return {
     pool: rt.pool,
-    retrieval: overrides.retrieval ?? natsRetrieval(rt.nats.nc),
+    retrieval: overrides.retrieval ?? retrievalClient(rt.nats.nc),
     models: new ModelRegistry({
       pool: rt.pool,
       settings: config,

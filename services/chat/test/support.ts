@@ -12,16 +12,13 @@ import {
 } from '@reports/contracts';
 import { connectNats, loadConfig, requestRpc, type Nats } from '@reports/platform';
 import { LocalEmbedder } from '@reports/providers';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
-import { startNatsServer, type TestNatsServer } from '../../../packages/test-support/src/nats.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
+import { startNatsServer, type TestNatsServer } from '@reports/test-support';
 import {
   startFakeChatModel,
   type FakeChatModel,
   type FakeChatModelOptions,
-} from '../../../packages/test-support/src/fakes/index.js';
+} from '@reports/test-support';
 // The real retrieval service, in this process: chat turns retrieve through it over NATS.
 import { startRetrieval } from '../../retrieval/src/service.js';
 import { chatDeps, startChat } from '../src/service.js';

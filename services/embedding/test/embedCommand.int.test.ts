@@ -16,10 +16,7 @@ import {
   type TestDatabase,
   type TestNatsServer,
 } from '@reports/test-support';
-import {
-  startFakeServer,
-  type FakeServer,
-} from '../../../packages/test-support/src/fakes/index.js';
+import { startFakeServer, type FakeServer } from '@reports/test-support';
 import { startEmbedCommands } from '../src/commands/embedCommand.js';
 import type { EmbedDeps } from '../src/embed/embedStage.js';
 

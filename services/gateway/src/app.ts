@@ -6,10 +6,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
-import { registerErrorHandling } from './http/errors.js';
-import { registerRateLimit } from './http/rateLimit.js';
-import { gatewayLogger } from './http/logging.js';
+import { registerErrorHandling } from './errors/errorHandler.js';
+import { registerRateLimit } from './limits/rateLimit.js';
+import { gatewayLogger } from './observability/logging.js';
 import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
@@ -24,17 +23,9 @@ import { migrateRoutes } from './migrate/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
+import type { GatewayDeps } from './deps.js';
 
-/** Everything the gateway talks to, built by main.ts (or a test) and handed in. */
-export interface GatewayDeps {
-  config: Config;
-  logger: Logger;
-  pool: Pool;
-  nats: Nats;
-  objectStore: ObjectStore;
-  /** Base URL people reach the gateway at, for links (magic link). */
-  publicUrl: string;
-}
+export type { GatewayDeps } from './deps.js';
 
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Request lines are logged with secret query parameters (`?hash=`) redacted.

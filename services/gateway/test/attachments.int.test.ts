@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORTS_STREAM, parseEvent, type Attachment } from '@reports/contracts';
-import { buildHtml, sampleReportSpec } from '../../../packages/test-support/src/fixtures/index.js';
-import { tinyPng } from '../../../packages/test-support/src/fakes/index.js';
+import { buildHtml, sampleReportSpec } from '@reports/test-support';
+import { tinyPng } from '@reports/test-support';
 import {
   multipart,
   startTestGateway,

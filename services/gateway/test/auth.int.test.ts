@@ -29,11 +29,8 @@ import {
 } from 'jose';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '@reports/platform';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
-import { registerErrorHandling } from '../src/http/errors.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
+import { registerErrorHandling } from '../src/errors/errorHandler.js';
 import { authPlugin } from '../src/auth/plugin.js';
 import { loadIssuerKeys } from '../src/auth/keys.js';
 import { secretDigest } from '../src/auth/issuer.js';

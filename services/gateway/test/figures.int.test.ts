@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Figure } from '@reports/contracts';
-import { buildHtml, sampleReportSpec } from '../../../packages/test-support/src/fixtures/index.js';
-import { tinyPng } from '../../../packages/test-support/src/fakes/index.js';
-import { startS3rver, type S3rverHandle } from '../../../packages/test-support/src/s3rver.js';
+import { buildHtml, sampleReportSpec } from '@reports/test-support';
+import { tinyPng } from '@reports/test-support';
+import { startS3rver, type S3rverHandle } from '@reports/test-support';
 import { fileSignature } from '../src/files/signing.js';
 import {
   multipart,

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startRedisServer,
-  type TestRedisServer,
-} from '../../../packages/test-support/src/redis.js';
+import { startRedisServer, type TestRedisServer } from '@reports/test-support';
 import { fillPath, operations } from './support/routes.js';
 import { freshIp, startTestGateway, type TestGateway } from './support/gateway.js';
 

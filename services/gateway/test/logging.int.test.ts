@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../src/http/logging.js';
+import { redactUrl } from '../src/observability/logging.js';
 import { startTestGateway, type TestGateway } from './support/gateway.js';
 
 const HASH = 'LOGGED-NOWHERE-admin-hash-0123456789';

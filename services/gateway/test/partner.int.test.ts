@@ -10,12 +10,7 @@ import {
   type PartnerAttachmentStatus,
 } from '@reports/contracts';
 import { loadConfig } from '@reports/platform';
-import {
-  buildDocx,
-  buildHtml,
-  buildScannedPdf,
-  sampleReportSpec,
-} from '../../../packages/test-support/src/fixtures/index.js';
+import { buildDocx, buildHtml, buildScannedPdf, sampleReportSpec } from '@reports/test-support';
 import { buildApp } from '../src/app.js';
 import { partnerSignature } from '../src/partner/signature.js';
 import {

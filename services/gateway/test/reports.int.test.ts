@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDetail, ReportSummary, SectionDetail, SectionInfo } from '@reports/contracts';
-import { buildHtml, sampleReportSpec } from '../../../packages/test-support/src/fixtures/index.js';
-import { pickSection } from '../src/reports/queries.js';
+import { buildHtml, sampleReportSpec } from '@reports/test-support';
+import { pickSection } from '../src/reports/store.js';
 import {
   multipart,
   startTestGateway,

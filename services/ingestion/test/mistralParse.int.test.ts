@@ -7,10 +7,7 @@ import { pino } from 'pino';
 import { ANNOTATION_JSON_SCHEMA, annotationQualityScore, type EventOf } from '@reports/contracts';
 import { createObjectStore, newEvent, type ObjectStore, type StageResult } from '@reports/platform';
 import { MistralOcrEngine } from '@reports/providers';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
 import {
   MISTRAL_OCR_PATH,
   RICH_ANNOTATION,
@@ -18,8 +15,8 @@ import {
   tinyPng,
   type FakeOcrDocument,
   type FakeServer,
-} from '../../../packages/test-support/src/fakes/index.js';
-import { buildScannedPdf } from '../../../packages/test-support/src/fixtures/index.js';
+} from '@reports/test-support';
+import { buildScannedPdf } from '@reports/test-support';
 import { parseStage } from '../src/parse/parseStage.js';
 import { ocrEngineFor } from '../src/parse/ocrEngine.js';
 

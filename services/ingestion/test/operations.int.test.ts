@@ -11,11 +11,8 @@ import {
   type EventOrigin,
   type Nats,
 } from '@reports/platform';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
-import { startNatsServer, type TestNatsServer } from '../../../packages/test-support/src/nats.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
+import { startNatsServer, type TestNatsServer } from '@reports/test-support';
 import { tailEvents } from '../src/operations/tail.js';
 import { replayProjection } from '../src/operations/replay.js';
 import { formatPipeline, pipelineView } from '../src/operations/pipeline.js';

@@ -8,10 +8,7 @@ import type { EventOf } from '@reports/contracts';
 import { probeImage } from '@reports/documents';
 import { createObjectStore, newEvent, type ObjectStore, type StageResult } from '@reports/platform';
 import { LocalOcrEngine } from '@reports/providers';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
 import {
   HOSTILE_FILENAMES,
   buildHtml,
@@ -20,7 +17,7 @@ import {
   pngPixelBomb,
   sampleReportSpec,
   scanPagesPng,
-} from '../../../packages/test-support/src/fixtures/index.js';
+} from '@reports/test-support';
 import { parseStage } from '../src/parse/parseStage.js';
 import { figureId } from '../src/parse/figureStore.js';
 

@@ -12,15 +12,8 @@ import {
   type ObjectStore,
   type StageResult,
 } from '@reports/platform';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../packages/test-support/src/database.js';
-import {
-  buildHtml,
-  corruptPdf,
-  sampleReportSpec,
-} from '../../../packages/test-support/src/fixtures/index.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
+import { buildHtml, corruptPdf, sampleReportSpec } from '@reports/test-support';
 import { parseStage } from '../src/parse/parseStage.js';
 import { scanStage } from '../src/scan/scanStage.js';
 import { applyToRow } from '../src/projection/projector.js';

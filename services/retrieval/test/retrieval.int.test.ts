@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AppError,
-  RETRIEVE_SUBJECT,
-  decodeRetrieveReply,
-  type RetrieveRequest,
-  type RetrieveResponse,
-} from '@reports/contracts';
-import { connectNats, createLogger, type Nats } from '@reports/platform';
+import { AppError, type RetrieveRequest, type RetrieveResponse } from '@reports/contracts';
+import { connectNats, createLogger, retrievalClient, type Nats } from '@reports/platform';
 import {
   CohereReranker,
   LocalEmbedder,
@@ -21,10 +15,7 @@ import {
   type TestDatabase,
   type TestNatsServer,
 } from '@reports/test-support';
-import {
-  startFakeServer,
-  type FakeServer,
-} from '../../../packages/test-support/src/fakes/index.js';
+import { startFakeServer, type FakeServer } from '@reports/test-support';
 import { startRetrievalEndpoint } from '../src/service/endpoint.js';
 import type { RetrievalDeps } from '../src/retrieve/retrieve.js';
 
@@ -125,13 +116,7 @@ async function withEndpoint<T>(d: RetrievalDeps, fn: () => Promise<T>): Promise<
 }
 
 async function ask(request: RetrieveRequest | Record<string, unknown>): Promise<RetrieveResponse> {
-  const reply = await nats.nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), {
-    timeout: 20_000,
-  });
-  return decodeRetrieveReply(
-    reply.headers?.get('Nats-Service-Error-Code') || undefined,
-    reply.json(),
-  );
+  return retrievalClient(nats.nc, 20_000).retrieve(request as RetrieveRequest);
 }
 
 const asUserA = (query: string, extra: Partial<RetrieveRequest> = {}): RetrieveRequest => ({

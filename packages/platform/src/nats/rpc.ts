@@ -8,7 +8,7 @@ import {
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { extractTraceContext, injectTraceContext, tracer } from '../telemetry/tracing.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   AppError,
   ERRORS,
@@ -39,12 +39,13 @@ function reply(msg: Msg, body: RpcReply): void {
  * replicas of a service share the requests. The request is checked against the
  * operation's schema (422 to the caller when it does not match), the handler's
  * `AppError`s travel back as codes, and anything else is logged and answered
- * `internal` without detail.
+ * `internal` without detail. `invalidDetail` words the 422 detail from the schema's complaint
+ * (default: the catalogue's generic detail).
  */
 export function serveRpc<Req extends z.ZodType, Res extends z.ZodType>(
   nc: NatsConnection,
   op: RpcOperation<Req, Res>,
-  opts: { queue: string; logger: Logger },
+  opts: { queue: string; logger: Logger; invalidDetail?: (error: z.ZodError | null) => string },
   handler: (request: z.output<Req>) => Promise<z.input<Res>>,
 ): RpcServer {
   const inflight = new Set<Promise<void>>();
@@ -54,11 +55,11 @@ export function serveRpc<Req extends z.ZodType, Res extends z.ZodType>(
     let request: z.output<Req>;
     try {
       request = op.request.parse(msg.json());
-    } catch {
-      reply(msg, {
-        ok: false,
-        error: { code: 'validation_failed', detail: ERRORS.validation_failed.detail },
-      });
+    } catch (error) {
+      const detail = opts.invalidDetail
+        ? opts.invalidDetail(error instanceof z.ZodError ? error : null)
+        : ERRORS.validation_failed.detail;
+      reply(msg, { ok: false, error: { code: 'validation_failed', detail } });
       return;
     }
     try {

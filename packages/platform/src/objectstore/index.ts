@@ -14,6 +14,7 @@ export {
   validateObjectPrefix,
 } from './objectStore.js';
 export type { ObjectBody, ObjectInfo, ObjectStore } from './objectStore.js';
+export * from './keys.js';
 export { LocalDirectoryObjectStore } from './localDirectory.js';
 export { S3ObjectStore } from './s3.js';
 export type { S3ObjectStoreOptions } from './s3.js';

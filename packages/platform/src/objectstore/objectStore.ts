@@ -30,6 +30,13 @@ export interface ObjectStore {
   ping(): Promise<void>;
 
   /**
+   * Capability: a URL a browser can GET the object from directly for `ttlSeconds`, when the
+   * backend can sign one (S3). Absent where it cannot (the local directory): callers then serve
+   * the object themselves.
+   */
+  presignedGetUrl?(key: string, ttlSeconds: number): Promise<string>;
+
+  /**
    * Stores bytes or a stream of unknown length under `key`, replacing any previous object.
    * Atomic: readers see either the previous object or the complete new one, never a partial
    * object. If the stream errors, nothing is left under the key (a previous object stays

@@ -110,6 +110,7 @@ async function mapLimited<T, R>(
  */
 export class LocalOcrEngine implements OcrEngine {
   readonly provider = 'local';
+  readonly readsWholeDocuments = false;
   readonly model: string;
   readonly #concurrency: number;
   readonly #timeoutMs: number;

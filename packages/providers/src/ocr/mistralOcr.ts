@@ -200,6 +200,7 @@ function toOcrError(error: unknown): OcrError {
  */
 export class MistralOcrEngine implements OcrEngine {
   readonly provider = 'mistral';
+  readonly readsWholeDocuments = true;
   readonly model: string;
   private readonly client: Mistral;
   private readonly timeoutMs: number;

@@ -39,6 +39,12 @@ export interface OcrResult {
 export interface OcrEngine {
   readonly provider: string;
   /**
+   * Whether the engine reads whole documents (every page and its images in one call, as
+   * Mistral OCR does) rather than the pages the local parser cannot read. Such an engine is
+   * given every PDF and image upload (spec: ingestion rule 2).
+   */
+  readonly readsWholeDocuments: boolean;
+  /**
    * Recognises the document. `pages` restricts the work to those 0-based page
    * indexes (the local engine OCRs only pages without a usable text layer).
    */

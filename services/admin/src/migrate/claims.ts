@@ -15,6 +15,7 @@ import { splitLegacyText } from '@reports/documents';
 import {
   newEvent,
   publishEvent,
+  legacyOriginalKey,
   withTransaction,
   type Logger,
   type Nats,
@@ -105,7 +106,7 @@ async function importLegacyReport(
 ): Promise<string> {
   const id = randomUUID();
   const bytes = Buffer.from(legacy.clean_text, 'utf8');
-  const objectKey = `tenants/${owner.tenant_id}/reports/${id}/original/legacy.md`;
+  const objectKey = legacyOriginalKey(owner.tenant_id, id);
   await objectStore.put(objectKey, bytes, { contentType: 'text/markdown; charset=utf-8' });
   const sections = splitLegacyText(legacy.clean_text, legacy.title);
   const metadata = {

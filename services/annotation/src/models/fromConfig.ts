@@ -1,7 +1,10 @@
 import type { Config, Logger } from '@reports/platform';
-import type { VisionModel } from './annotator.js';
-import { MistralVision } from './mistralVision.js';
-import { OpenAiVision, sourceForBaseUrl } from './openAiVision.js';
+import {
+  MistralVision,
+  OpenAiVision,
+  sourceForBaseUrl,
+  type VisionModel,
+} from '@reports/providers';
 
 /** Default vision model per provider when ANNOTATION_MODEL is unset. */
 export function defaultAnnotationModel(provider: 'openai' | 'mistral', source: string): string {

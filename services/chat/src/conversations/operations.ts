@@ -6,7 +6,7 @@ import {
   type Pool,
   type RpcServer,
 } from '@reports/platform';
-import { reportsInTenant } from '../context/reports.js';
+import { reportsInTenant } from '../reports/store.js';
 import { modelList } from '../models/catalogue.js';
 import type { ModelRegistry } from '../models/registry.js';
 import {

@@ -8,7 +8,12 @@ import {
   type FallbackReason,
   type RetrievedChunk,
 } from '@reports/contracts';
-import { observeProviderCall, type Logger, type Pool } from '@reports/platform';
+import {
+  observeProviderCall,
+  type Logger,
+  type Pool,
+  type RetrievalClient,
+} from '@reports/platform';
 import type { ChatModel, ContextDocument, TokenUsage } from '@reports/providers';
 import {
   inSection,
@@ -16,8 +21,7 @@ import {
   reportText,
   type ReportRef,
   type ReportSection,
-} from '../context/reports.js';
-import type { Retrieval } from '../context/retrieval.js';
+} from '../reports/store.js';
 import type { HistoryPair } from '../history/history.js';
 import { fitText } from '../prompt/prompt.js';
 import { REWRITE_SYSTEM, cleanRewrite, localRewrite, rewritePrompt } from '../prompt/rewrite.js';
@@ -46,7 +50,7 @@ export interface TurnContext {
 
 export interface ContextDeps {
   pool: Pool;
-  retrieval: Retrieval;
+  retrieval: RetrievalClient;
   logger: Logger;
   contextMaxChars: number;
 }

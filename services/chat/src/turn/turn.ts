@@ -13,7 +13,7 @@ import {
   type ChatStartEvent,
   type UserMeta,
 } from '@reports/contracts';
-import type { Logger, Pool } from '@reports/platform';
+import type { Logger, Pool, RetrievalClient } from '@reports/platform';
 import {
   createConversation,
   findConversation,
@@ -28,8 +28,7 @@ import {
   reportsInTenant,
   type ReportRef,
   type ReportSection,
-} from '../context/reports.js';
-import type { Retrieval } from '../context/retrieval.js';
+} from '../reports/store.js';
 import { historyPairs } from '../history/history.js';
 import type { ModelSpec } from '../models/catalogue.js';
 import { usageOf } from '../models/prices.js';
@@ -50,7 +49,7 @@ export interface TurnSettings {
 /** The adapters a turn runs on, built by service.ts (or a test) and handed in. */
 export interface TurnDeps {
   pool: Pool;
-  retrieval: Retrieval;
+  retrieval: RetrievalClient;
   models: ModelRegistry;
   settings: TurnSettings;
   logger: Logger;

@@ -2,6 +2,7 @@ import { AppError, stageMessageId, type Attachment } from '@reports/contracts';
 import { newEvent, publishEvent, type Nats, type ObjectStore, type Pool } from '@reports/platform';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoredUpload } from '../ingest/upload.js';
+import { deleteAttachmentRow } from './store.js';
 
 /**
  * Starts an attachment's ingestion: `ReportUploaded` with target_kind
@@ -43,7 +44,7 @@ export async function publishAttachmentUploaded(
       { err: error, report_id: attachment.report_id, attachment_id: attachment.id },
       'could not publish ReportUploaded for an attachment',
     );
-    await deps.pool.query('DELETE FROM attachments WHERE id = $1', [attachment.id]);
+    await deleteAttachmentRow(deps.pool, attachment.id);
     await deps.objectStore.delete(upload.objectKey).catch(() => undefined);
     throw new AppError('service_unavailable', 'the processing queue is unavailable; try again');
   }

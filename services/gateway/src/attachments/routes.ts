@@ -10,12 +10,14 @@ import {
   ErrorBody,
   ReportIdParams,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { isTenantMember, reportExists } from '../ingest/reports.js';
+import { isTenantMember, reportExists } from '../reports/store.js';
 import { readUploadForm, storeUpload } from '../ingest/upload.js';
 import { deleteUserUpload, findAttachment, insertAttachment, listAttachments } from './store.js';
 import { publishAttachmentUploaded } from './publish.js';
+import { LIMITS } from '../limits/rateLimit.js';
+import { attachmentKeyPrefix } from '@reports/platform';
 
 const security = [{ bearerAuth: [] }];
 
@@ -40,7 +42,7 @@ export async function attachmentRoutes(
     {
       preHandler: app.authenticate,
       // The same budget as POST /ingest: it is the same kind of work.
-      config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+      config: { rateLimit: LIMITS.upload },
       schema: {
         tags: ['attachments'],
         summary: 'Add a file to a report folder (attachment with source user_upload)',
@@ -73,7 +75,7 @@ export async function attachmentRoutes(
         storeUpload(file, {
           objectStore: deps.objectStore,
           config: deps.config,
-          keyPrefix: `tenants/${user.tenant_id}/reports/${reportId}/attachments/${id}`,
+          keyPrefix: attachmentKeyPrefix(user.tenant_id, reportId, id),
         }),
       );
       const { attachment } = await insertAttachment(deps.pool, {

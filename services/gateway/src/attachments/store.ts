@@ -167,3 +167,8 @@ export async function partnerAttachmentStatus(
     ingestion_finished_at: row.ingestion_finished_at?.toISOString() ?? null,
   };
 }
+
+/** Removes an attachment row whose upload could not be queued (nothing else refers to it yet). */
+export async function deleteAttachmentRow(pool: Pool, attachmentId: string): Promise<void> {
+  await pool.query('DELETE FROM attachments WHERE id = $1', [attachmentId]);
+}

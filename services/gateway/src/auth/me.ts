@@ -4,6 +4,7 @@ import { ErrorBody, MeResponse } from '@reports/contracts';
 import type { Pool } from '@reports/platform';
 import { emailLocalPart, findProfileById, profileToMe } from './issuer.js';
 import { currentUser, type AuthUser } from './types.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 /** The profile of a caller known only from its token (a user of an external identity provider). */
 export function meFromClaims(user: AuthUser): MeResponse {
@@ -23,7 +24,7 @@ export function registerMeRoute(parent: FastifyInstance, pool: Pool): void {
     '/me',
     {
       preHandler: app.authenticate,
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { rateLimit: LIMITS.profile },
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',

@@ -12,6 +12,7 @@ import {
 import { AppError } from '@reports/contracts';
 import type { Issuer } from './issuer.js';
 import type { SignInMailer } from './mailer.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 /**
  * A public JWK as served on /auth/jwks.json. Only these members are listed, and
@@ -43,7 +44,7 @@ export function registerIssuerRoutes(
   app.post(
     '/auth/magic-link',
     {
-      config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
+      config: { rateLimit: LIMITS.magicLink },
       schema: {
         tags: TAGS,
         summary:

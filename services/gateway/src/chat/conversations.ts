@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ChatMessageList,
-  ChatOps,
   Conversation,
   ConversationCreateBody,
   ConversationIdParams,
@@ -13,8 +12,8 @@ import {
   ErrorBody,
   FeedbackBody,
 } from '@reports/contracts';
-import { requestRpc } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import { chatClient } from '@reports/platform';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser, type AuthUser } from '../auth/types.js';
 
 const security = [{ bearerAuth: [] }];
@@ -32,8 +31,7 @@ export async function conversationRoutes(
   { deps }: { deps: GatewayDeps },
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const nc = deps.nats.nc;
-  const opts = { service: 'chat' };
+  const chat = chatClient(deps.nats.nc);
 
   app.get(
     '/conversations',
@@ -48,12 +46,7 @@ export async function conversationRoutes(
       },
     },
     async (request) =>
-      requestRpc(
-        nc,
-        ChatOps.conversationsList,
-        { ...request.query, caller: caller(currentUser(request)) },
-        opts,
-      ),
+      chat.conversationsList({ ...request.query, caller: caller(currentUser(request)) }),
   );
 
   app.post(
@@ -72,12 +65,10 @@ export async function conversationRoutes(
       },
     },
     async (request, reply) => {
-      const created = await requestRpc(
-        nc,
-        ChatOps.conversationsCreate,
-        { ...request.body, caller: caller(currentUser(request)) },
-        opts,
-      );
+      const created = await chat.conversationsCreate({
+        ...request.body,
+        caller: caller(currentUser(request)),
+      });
       return reply
         .status(201)
         .header('location', `/conversations/${created.id}/messages`)
@@ -101,12 +92,10 @@ export async function conversationRoutes(
       },
     },
     async (request) =>
-      requestRpc(
-        nc,
-        ChatOps.conversationMessages,
-        { caller: caller(currentUser(request)), conversation_id: request.params.conv_id },
-        opts,
-      ),
+      chat.conversationMessages({
+        caller: caller(currentUser(request)),
+        conversation_id: request.params.conv_id,
+      }),
   );
 
   app.patch(
@@ -123,16 +112,11 @@ export async function conversationRoutes(
       },
     },
     async (request) =>
-      requestRpc(
-        nc,
-        ChatOps.conversationRename,
-        {
-          caller: caller(currentUser(request)),
-          conversation_id: request.params.conv_id,
-          title: request.body.title,
-        },
-        opts,
-      ),
+      chat.conversationRename({
+        caller: caller(currentUser(request)),
+        conversation_id: request.params.conv_id,
+        title: request.body.title,
+      }),
   );
 
   app.delete(
@@ -149,12 +133,10 @@ export async function conversationRoutes(
       },
     },
     async (request, reply) => {
-      await requestRpc(
-        nc,
-        ChatOps.conversationDelete,
-        { caller: caller(currentUser(request)), conversation_id: request.params.conv_id },
-        opts,
-      );
+      await chat.conversationDelete({
+        caller: caller(currentUser(request)),
+        conversation_id: request.params.conv_id,
+      });
       return reply.status(204).send(null);
     },
   );
@@ -175,12 +157,7 @@ export async function conversationRoutes(
       },
     },
     async (request, reply) => {
-      await requestRpc(
-        nc,
-        ChatOps.feedbackPut,
-        { ...request.body, caller: caller(currentUser(request)) },
-        opts,
-      );
+      await chat.feedbackPut({ ...request.body, caller: caller(currentUser(request)) });
       return reply.status(204).send(null);
     },
   );

@@ -9,24 +9,10 @@ import {
   embedCommandSubject,
   type EmbedTargetRequested,
 } from '@reports/contracts';
-import { provisionCommandsStream, type Pool } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import { provisionCommandsStream } from '@reports/platform';
+import type { GatewayDeps } from '../deps.js';
 import { adminGuard } from '../admin/adminHash.js';
-
-/** The target's report and tenant, in any tenant (admin). */
-async function findTarget(
-  pool: Pool,
-  kind: 'report' | 'attachment',
-  id: string,
-): Promise<{ tenant_id: string; report_id: string } | null> {
-  const { rows } = await pool.query<{ tenant_id: string; report_id: string }>(
-    kind === 'report'
-      ? 'SELECT tenant_id, id AS report_id FROM reports WHERE id = $1'
-      : 'SELECT tenant_id, report_id FROM attachments WHERE id = $1',
-    [id],
-  );
-  return rows[0] ?? null;
-}
+import { findTarget } from './store.js';
 
 /**
  * `POST /admin/embed/{target_kind}/{target_id}`: publishes an embed command on the COMMANDS

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { S3ObjectStore, type Config, type Logger, type ObjectStore } from '@reports/platform';
+import type { Config, Logger, ObjectStore } from '@reports/platform';
 import { localFileUrl } from './signing.js';
 
 /** An expiring link to a stored object, for a browser to fetch without credentials. */
@@ -43,7 +43,7 @@ export function createFileLinks(opts: {
     async signedUrl(key, ttlSeconds) {
       const expiresSeconds = Math.floor(now() / 1000) + ttlSeconds;
       const expiresAt = new Date(expiresSeconds * 1000);
-      if (opts.objectStore instanceof S3ObjectStore) {
+      if (opts.objectStore.presignedGetUrl) {
         return { url: await opts.objectStore.presignedGetUrl(key, ttlSeconds), expiresAt };
       }
       return { url: localFileUrl(opts.publicUrl, opts.secret, key, expiresSeconds), expiresAt };

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { AppError, ErrorBody } from '@reports/contracts';
 import { validateObjectKey, type ObjectStore } from '@reports/platform';
 import { SERVABLE_PREFIX, checkFileLink } from './signing.js';
-
-/** Browsers load a page of thumbnails at once; the default 60/minute would cut that short. */
-const FILES_RATE_LIMIT = { max: 600, timeWindow: '1 minute' };
+import { LIMITS } from '../limits/rateLimit.js';
 
 function servableKey(key: string): boolean {
   if (!key.startsWith(SERVABLE_PREFIX)) return false;
@@ -31,7 +29,7 @@ export async function fileRoutes(
   app.get(
     '/files/*',
     {
-      config: { rateLimit: FILES_RATE_LIMIT },
+      config: { rateLimit: LIMITS.files },
       schema: {
         tags: ['files'],
         summary: 'A stored file behind an expiring signed link (local object store)',

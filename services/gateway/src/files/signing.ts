@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { TENANT_DATA_PREFIX } from '@reports/platform';
 
 /** Only objects under this prefix (tenant data) are ever served by a signed link. */
-export const SERVABLE_PREFIX = 'tenants/';
+export const SERVABLE_PREFIX = TENANT_DATA_PREFIX;
 
 /**
  * The signature of a local file link: lowercase hex HMAC-SHA256, with the

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { attachmentRoutes } from '../attachments/routes.js';
 import { figureRoutes } from '../figures/routes.js';
 import { createFileLinks, fileUrlSecret } from '../files/links.js';

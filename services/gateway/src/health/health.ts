@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse, type DependencyState } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 
 async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<DependencyState> {
   const started = Date.now();

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, stageMessageId } from '@reports/contracts';
-import { newEvent, publishEvent } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import { newEvent, publishEvent, reportKeyPrefix } from '@reports/platform';
+import type { GatewayDeps } from '../deps.js';
 import type { AuthUser } from '../auth/types.js';
-import { deleteReportRow, insertReport } from './reports.js';
+import { deleteReportRow, insertReport } from '../reports/store.js';
 import { newReportId, readUploadForm, storeUpload, type StoredUpload } from './upload.js';
 
 /** A report stored and recorded, not yet handed to the pipeline. */
@@ -28,7 +28,7 @@ export async function recordUpload(
     storeUpload(file, {
       objectStore: deps.objectStore,
       config: deps.config,
-      keyPrefix: `tenants/${user.tenant_id}/reports/${id}`,
+      keyPrefix: reportKeyPrefix(user.tenant_id, id),
     }),
   );
   const title = typeof fields.title === 'string' ? fields.title.trim().slice(0, 500) || null : null;

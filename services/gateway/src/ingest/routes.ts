@@ -10,11 +10,12 @@ import {
   ParsedSectionList,
   ReportIdParams,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { deleteReportRow, findStatus, isTenantMember, listSections } from './reports.js';
+import { deleteReportRow, findStatus, isTenantMember, listSections } from '../reports/store.js';
 import { recordUpload, submitUpload } from './accept.js';
 import { streamReportEvents } from './events.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 const errors = { 401: ErrorBody, 404: ErrorBody };
 const security = [{ bearerAuth: [] }];
@@ -34,7 +35,7 @@ export async function ingestRoutes(
     '/ingest',
     {
       preHandler: app.authenticate,
-      config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+      config: { rateLimit: LIMITS.upload },
       schema: {
         tags: ['ingestion'],
         summary: 'Upload a report; processing continues asynchronously',

@@ -4,7 +4,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import { AppError, type DocumentKind } from '@reports/contracts';
 import { MIME_BY_KIND, checkUploadKind } from '@reports/documents';
-import type { Config, ObjectStore } from '@reports/platform';
+import { originalKey, type Config, type ObjectStore } from '@reports/platform';
 
 /** Spec: max file size 50 MB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -124,7 +124,7 @@ export async function storeUpload(
   counted.write(head);
   source.pipe(counted);
 
-  const objectKey = `${opts.keyPrefix}/original/source.${sniffed}`;
+  const objectKey = originalKey(opts.keyPrefix, sniffed);
   const contentType = MIME_BY_KIND[sniffed];
   await opts.objectStore.put(objectKey, counted, { contentType });
   if (size === 0) throw new AppError('empty_file');

@@ -1,16 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  AdminOps,
-  ClaimResult,
-  ErrorBody,
-  MigrateStatus,
-  type MigrateCaller,
-} from '@reports/contracts';
-import { requestRpc } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
+import { ClaimResult, ErrorBody, MigrateStatus, type MigrateCaller } from '@reports/contracts';
+import { adminClient } from '@reports/platform';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { LIMITS } from '../http/rateLimit.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 const security = [{ bearerAuth: [] }];
 const TAGS = ['migration'];
@@ -31,7 +25,7 @@ export async function migrateRoutes(
   { deps }: { deps: GatewayDeps },
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const opts = { service: 'admin' };
+  const admin = adminClient(deps.nats.nc);
 
   app.get(
     '/migrate/status',
@@ -47,7 +41,7 @@ export async function migrateRoutes(
         response: { 200: MigrateStatus, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody },
       },
     },
-    async (request) => requestRpc(deps.nats.nc, AdminOps.migrateStatus, caller(request), opts),
+    async (request) => admin.migrateStatus(caller(request)),
   );
 
   app.post(
@@ -72,6 +66,6 @@ export async function migrateRoutes(
         },
       },
     },
-    async (request) => requestRpc(deps.nats.nc, AdminOps.migrateClaim, caller(request), opts),
+    async (request) => admin.migrateClaim(caller(request)),
   );
 }

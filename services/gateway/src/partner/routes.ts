@@ -14,7 +14,7 @@ import {
   partnerStatusCanonicalString,
   partnerUploadCanonicalString,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { MAX_UPLOAD_BYTES, OCR_KINDS, storeUpload, type StoredUpload } from '../ingest/upload.js';
 import {
   findPartnerAttachment,
@@ -24,15 +24,8 @@ import {
 } from '../attachments/store.js';
 import { publishAttachmentUploaded } from '../attachments/publish.js';
 import { parsePartnerSignature, partnerSignatureMatches } from './signature.js';
-
-/**
- * Partner systems upload in bursts from a few addresses, and poll status: their
- * limits are per client IP like the rest, sized for that (docs/adr/019).
- */
-export const PARTNER_LIMITS = {
-  upload: { max: 120, timeWindow: '1 minute' },
-  status: { max: 600, timeWindow: '1 minute' },
-} as const;
+import { LIMITS } from '../limits/rateLimit.js';
+import { attachmentKeyPrefix } from '@reports/platform';
 
 const signatureHeader = z.object({ 'x-partner-signature': z.string().optional() }).loose();
 const security = [{ partnerSignature: [] }];
@@ -70,7 +63,7 @@ export async function partnerRoutes(
   app.post(
     '/reports/:report_id/attachments/system',
     {
-      config: { rateLimit: PARTNER_LIMITS.upload },
+      config: { rateLimit: LIMITS.partnerUpload },
       schema: {
         tags: ['partner'],
         summary: 'Partner upload of an attachment (HMAC)',
@@ -127,7 +120,7 @@ export async function partnerRoutes(
               upload = await storeUpload(part, {
                 objectStore: deps.objectStore,
                 config: deps.config,
-                keyPrefix: `tenants/${report.tenant_id}/reports/${report.id}/attachments/${id}`,
+                keyPrefix: attachmentKeyPrefix(report.tenant_id, report.id, id),
                 allowedKinds: OCR_KINDS,
               });
               sha256 = upload.sha256;
@@ -191,7 +184,7 @@ export async function partnerRoutes(
   app.get(
     '/reports/:report_id/attachments/:attachment_id/status',
     {
-      config: { rateLimit: PARTNER_LIMITS.status },
+      config: { rateLimit: LIMITS.partnerStatus },
       schema: {
         tags: ['partner'],
         summary: 'Processing status of a partner attachment (HMAC)',

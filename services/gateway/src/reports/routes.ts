@@ -12,10 +12,10 @@ import {
   SectionInfoList,
   SectionParams,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
-import { LIMITS } from '../http/rateLimit.js';
-import { findReportDetail, findSection, listReports, listSectionInfos } from './queries.js';
+import { LIMITS } from '../limits/rateLimit.js';
+import { findReportDetail, findSection, listReports, listSectionInfos } from './store.js';
 import { recordUpload, submitUpload } from '../ingest/accept.js';
 import { watchReport } from './syncUpload.js';
 

@@ -1,7 +1,7 @@
 import { reportEventsFilter, type IngestStatus } from '@reports/contracts';
 import type { NatsConnection } from '@reports/platform';
-import type { GatewayDeps } from '../app.js';
-import { findStatus } from '../ingest/reports.js';
+import type { GatewayDeps } from '../deps.js';
+import { findStatus } from '../reports/store.js';
 
 /** How a wait for a report ended. */
 export type SyncOutcome =

@@ -9,10 +9,11 @@ import {
   TOP_K_DEFAULT,
   TOP_K_MAX,
 } from '@reports/contracts';
-import type { GatewayDeps } from '../app.js';
+import { retrievalClient } from '@reports/platform';
+import type { GatewayDeps } from '../deps.js';
 import { currentUser } from '../auth/types.js';
 import { adminGuard } from '../admin/adminHash.js';
-import { requestRetrieval } from './client.js';
+import { LIMITS } from '../limits/rateLimit.js';
 
 const errors = {
   401: ErrorBody,
@@ -36,12 +37,13 @@ export async function retrievalRoutes(
   { deps }: { deps: GatewayDeps },
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const retrieval = retrievalClient(deps.nats.nc);
 
   app.post(
     '/retrieve',
     {
       preHandler: app.authenticate,
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { rateLimit: LIMITS.retrieve },
       schema: {
         tags: ['retrieval'],
         summary: 'Retrieve the chunks of a report folder that best answer a query',
@@ -53,7 +55,7 @@ export async function retrievalRoutes(
     },
     async (request) => {
       const user = currentUser(request);
-      return requestRetrieval(deps.nats.nc, {
+      return retrieval.retrieve({
         caller: { kind: 'user', user_id: user.id, tenant_id: user.tenant_id },
         scope: request.body.scope,
         query: request.body.query,
@@ -78,7 +80,7 @@ export async function retrievalRoutes(
       },
     },
     async (request) =>
-      requestRetrieval(deps.nats.nc, {
+      retrieval.retrieve({
         caller: { kind: 'admin' },
         scope: { type: 'folder', report_id: request.params.report_id },
         query: request.body.query,

@@ -13,14 +13,8 @@ import {
   type ObjectStore,
 } from '@reports/platform';
 import type { TokenResponse } from '@reports/contracts';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../../packages/test-support/src/database.js';
-import {
-  startNatsServer,
-  type TestNatsServer,
-} from '../../../../packages/test-support/src/nats.js';
+import { createTestDatabase, type TestDatabase } from '@reports/test-support';
+import { startNatsServer, type TestNatsServer } from '@reports/test-support';
 import { buildApp } from '../../src/app.js';
 
 export interface TestGateway {

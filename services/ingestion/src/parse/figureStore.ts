@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { makeThumbnail, type FigureDraft } from '@reports/documents';
-import type { ObjectStore } from '@reports/platform';
+import { figureKey, figureThumbnailKey, type ObjectStore } from '@reports/platform';
 
 const EXTENSION: Record<FigureDraft['mime_type'], string> = {
   'image/png': 'png',
@@ -21,11 +21,6 @@ export function figureId(targetId: string, order: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Where a report's figures live: under the report's own prefix, also for its attachments. */
-export function figuresPrefix(tenantId: string, reportId: string): string {
-  return `tenants/${tenantId}/reports/${reportId}/figures/`;
-}
-
 export interface StoredFigure {
   id: string;
   draft: FigureDraft;
@@ -40,14 +35,13 @@ export async function storeFigures(
   figures: FigureDraft[],
   signal?: AbortSignal,
 ): Promise<StoredFigure[]> {
-  const prefix = figuresPrefix(ids.tenantId, ids.reportId);
   const out: StoredFigure[] = [];
   for (const draft of figures) {
     signal?.throwIfAborted();
     const id = figureId(ids.targetId, draft.order);
-    const objectKey = `${prefix}${id}.${EXTENSION[draft.mime_type]}`;
+    const objectKey = figureKey(ids.tenantId, ids.reportId, id, EXTENSION[draft.mime_type]);
     await store.put(objectKey, draft.bytes, { contentType: draft.mime_type });
-    let thumbnailKey: string | null = `${prefix}${id}.thumb.webp`;
+    let thumbnailKey: string | null = figureThumbnailKey(ids.tenantId, ids.reportId, id);
     try {
       const thumb = await makeThumbnail(draft.bytes);
       await store.put(thumbnailKey, thumb.bytes, { contentType: thumb.mime_type });

@@ -20,7 +20,7 @@ export function ocrEngineFor(
       // Without a key the gateway refuses PDF and image uploads (503 ocr_unavailable); one that
       // got through anyway (queued before the key went) fails with a readable `needs_ocr`.
       if (!config.MISTRAL_API_KEY) return null;
-      // Whole documents: every page's markdown, the images and their annotations (fromOcr.ts).
+      // Whole documents: every page's markdown, the images and their annotations (documents' ocrDocument.ts).
       return new MistralOcrEngine({
         apiKey: config.MISTRAL_API_KEY,
         serverURL: config.MISTRAL_BASE_URL,

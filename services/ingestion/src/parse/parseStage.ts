@@ -1,6 +1,10 @@
 import {
   DocumentError,
+  documentFromOcr,
+  isOcrDocumentKind,
   parseDocument,
+  precheckOcrUpload,
+  type OcrFigureAnnotation,
   type OcrFunction,
   type ParsedDocument,
 } from '@reports/documents';
@@ -21,13 +25,6 @@ import { isOcrError, type OcrEngine, type OcrResult } from '@reports/providers';
 import { loadTarget } from '../targets.js';
 import { storeFigures } from './figureStore.js';
 import { applyOcrAnnotations, figureObjectKeys, writeParseOutput } from './store.js';
-import {
-  documentFromOcr,
-  isOcrDocumentKind,
-  precheckOcrUpload,
-  readsWholeDocuments,
-  type OcrFigureAnnotation,
-} from './fromOcr.js';
 
 export interface ParseDeps {
   pool: Pool;
@@ -144,9 +141,9 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       let ocrAnnotations = new Map<number, OcrFigureAnnotation>();
       const kind = target.document_kind;
       try {
-        if (engine && readsWholeDocuments(engine) && isOcrDocumentKind(kind)) {
+        if (engine?.readsWholeDocuments && isOcrDocumentKind(kind)) {
           // A whole-document engine reads every PDF and image: sections, tables and figures come
-          // from its pages (fromOcr.ts), not from the local parser.
+          // from its pages (documents' ocrDocument.ts), not from the local parser.
           await precheckOcrUpload(kind, bytes);
           const result = record(await engine.recognise({ kind, bytes, signal: ctx.signal }));
           ({ doc, annotations: ocrAnnotations } = await documentFromOcr(kind, bytes, result));

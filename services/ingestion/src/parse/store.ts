@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ParsedDocument } from '@reports/documents';
 import type { PoolClient } from '@reports/platform';
 import type { StoredFigure } from './figureStore.js';
-import type { OcrFigureAnnotation } from './fromOcr.js';
+import type { OcrFigureAnnotation } from '@reports/documents';
 
 /**
  * The parse stage's queries: a target's sections, tables and figures, and the parse

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { OcrImage, OcrResult } from '@reports/providers';
-import { tinyPng } from '../../../packages/test-support/src/fakes/index.js';
-import { documentFromOcr, richAnnotation, sectionsFromPages } from '../src/parse/fromOcr.js';
+import { tinyPng } from '@reports/test-support';
+import {
+  documentFromOcr,
+  richAnnotation,
+  sectionsFromPages,
+  type OcrDocumentPage,
+  type OcrPageImage,
+} from '../src/parse/ocrDocument.js';
 
 const RICH = {
   image_type: 'photo',
@@ -13,15 +18,15 @@ function image(
   id: string,
   annotation: Record<string, unknown> | null = RICH,
   bytes = tinyPng(),
-): OcrImage {
+): OcrPageImage & { mime_type: string; bbox: null } {
   return { id, bytes, mime_type: 'image/png', bbox: null, annotation };
 }
 
-function result(pages: OcrResult['pages'], annotated = true): OcrResult {
+function result(pages: OcrDocumentPage[], annotated = true) {
   return { pages, provider: 'mistral', model: 'mistral-ocr-latest', cost_cents: 1, annotated };
 }
 
-const surveyPages: OcrResult['pages'] = [
+const surveyPages: OcrDocumentPage[] = [
   {
     index: 0,
     markdown: [
@@ -93,6 +98,49 @@ describe('sections from OCR pages', () => {
   });
 });
 
+describe('the markdown of OCR pages, read by a CommonMark + GFM parser', () => {
+  const page = (markdown: string): OcrDocumentPage => ({ index: 0, markdown, images: [] });
+
+  it('takes a # inside a code fence as code, not as a heading', () => {
+    const sections = sectionsFromPages([
+      page(
+        ['# Services', '', '```sh', '# not a heading', 'make check', '```', '', 'Boiler ok.'].join(
+          '\n',
+        ),
+      ),
+    ]);
+    expect(sections.map((s) => s.name)).toEqual([null, 'Services']);
+    expect(sections[1]!.parts.join('\n\n')).toContain('# not a heading');
+  });
+
+  it('recognises a GFM table written without outer pipes', () => {
+    const [, roof] = sectionsFromPages([
+      page(['# Roof', '', 'Item | Cost', '--- | ---', 'Slates | £900'].join('\n')),
+    ]);
+    expect(roof!.tables.map((t) => t.rows)).toEqual([
+      [
+        ['Item', 'Cost'],
+        ['Slates', '£900'],
+      ],
+    ]);
+  });
+
+  it('keeps a line that starts with a pipe but has no delimiter row as text, not a table', () => {
+    const [, notes] = sectionsFromPages([page('# Notes\n\n| this is a remark, not a table')]);
+    expect(notes!.tables).toEqual([]);
+    expect(notes!.parts).toEqual(['| this is a remark, not a table']);
+  });
+
+  it('reads setext headings and CRLF line ends', () => {
+    const sections = sectionsFromPages([page('Summary\r\n=======\r\n\r\nFair condition.\r\n')]);
+    expect(sections.map((s) => [s.name, s.level])).toEqual([
+      [null, 0],
+      ['Summary', 1],
+    ]);
+    expect(sections[1]!.parts).toEqual(['Fair condition.']);
+  });
+});
+
 describe('the rich-annotation rule for OCR figures', () => {
   it('keeps a typed annotation with a real summary', () => {
     expect(richAnnotation(RICH, 'mistral')).toMatchObject({
@@ -120,7 +168,7 @@ describe('a PDF read by a whole-document OCR engine', () => {
     expect(doc.sections.map((s) => [s.name, s.slug, s.level])).toEqual([
       ['Introduction', 'introduction', 0],
       ['1 Summary', '1-summary', 1],
-      ['1.1 Costs', '1-1-costs', 2],
+      ['1.1 Costs', '11-costs', 2],
       ['2 Roof', '2-roof', 1],
     ]);
     expect(doc.sections[2]!.markdown).toContain('Continued costs narrative.');

@@ -1,5 +1,5 @@
 import { AppError, type RetrievedChunk } from '@reports/contracts';
-import { splitLegacyText } from '@reports/documents';
+import { pickSectionBy, splitLegacyText } from '@reports/documents';
 import type { Pool } from '@reports/platform';
 
 /** Report reads of the chat. Every query is filtered by the caller's tenant. */
@@ -101,20 +101,12 @@ export async function reportSections(
   }));
 }
 
-/**
- * Which section `wanted` names: the first whose name is exactly it, else whose slug
- * is, else whose name matches ignoring case (the rule of `GET /reports/{id}/sections/{name}`). Pure.
- */
+/** Which section `wanted` names: the rule of `pickSectionBy` (@reports/documents). Pure. */
 export function pickSection<T extends { name: string; slug: string }>(
   sections: readonly T[],
   wanted: string,
 ): T | undefined {
-  const folded = wanted.normalize('NFC').toLocaleLowerCase('en');
-  return (
-    sections.find((s) => s.name === wanted) ??
-    sections.find((s) => s.slug === wanted) ??
-    sections.find((s) => s.name.normalize('NFC').toLocaleLowerCase('en') === folded)
-  );
+  return pickSectionBy(sections, wanted, (s) => s);
 }
 
 /** Whether a retrieved chunk belongs to `section` of the main file. Pure. */

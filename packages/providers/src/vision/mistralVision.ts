@@ -13,7 +13,7 @@ import {
   type FigureImage,
   type ModelAnswer,
   type VisionModel,
-} from './annotator.js';
+} from './visionModel.js';
 
 export interface MistralVisionOptions {
   apiKey: string;

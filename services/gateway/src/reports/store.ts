@@ -1,14 +1,22 @@
 import type {
+  IngestStatus,
+  ParsedSection,
   ReportDetail,
   ReportListQuery,
   ReportSummary,
   SectionDetail,
   SectionInfo,
 } from '@reports/contracts';
-import { splitLegacyText } from '@reports/documents';
-import type { Pool } from '@reports/platform';
+import { pickSectionBy, splitLegacyText } from '@reports/documents';
+import { withTransaction, type Pool } from '@reports/platform';
+import type { AuthUser } from '../auth/types.js';
+import type { StoredUpload } from '../ingest/upload.js';
 
-/** Report reads of the gateway. Every query is filtered by the caller's effective tenant. */
+/**
+ * The gateway's store of the `reports` table (and the section reads of a report): every query of
+ * the report routes, the ingest routes and the attachment routes. Every one is filtered by the
+ * caller's effective tenant.
+ */
 
 interface SummaryRow {
   id: string;
@@ -167,21 +175,12 @@ export async function listSectionInfos(
   return sections ? sections.map(toInfo) : null;
 }
 
-/**
- * Which section `{section_name}` names: the first (in document order) whose name
- * is exactly it, else whose slug is, else whose name matches ignoring case.
- * Pure, so the rule is tested on its own.
- */
+/** Which section `{section_name}` names: the rule of `pickSectionBy` (@reports/documents). */
 export function pickSection<T extends { section_name: string; section_slug: string }>(
   sections: readonly T[],
   wanted: string,
 ): T | undefined {
-  const folded = wanted.normalize('NFC').toLocaleLowerCase('en');
-  return (
-    sections.find((s) => s.section_name === wanted) ??
-    sections.find((s) => s.section_slug === wanted) ??
-    sections.find((s) => s.section_name.normalize('NFC').toLocaleLowerCase('en') === folded)
-  );
+  return pickSectionBy(sections, wanted, (s) => ({ name: s.section_name, slug: s.section_slug }));
 }
 
 export type SectionLookup = { report: false } | { report: true; section: SectionDetail | null };
@@ -197,4 +196,117 @@ export async function findSection(
   if (!sections) return { report: false };
   const hit = pickSection(sections, wanted);
   return { report: true, section: hit ? { ...toInfo(hit), markdown: hit.markdown } : null };
+}
+
+// Writes and status reads of the ingest flow.
+
+export interface NewReport {
+  id: string;
+  user: AuthUser;
+  title: string | null;
+  upload: StoredUpload;
+}
+
+/** Inserts the report record; the tenant row is created on first use (external identity providers). */
+export async function insertReport(pool: Pool, r: NewReport): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO tenants (id, name, kind) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
+      [
+        r.user.tenant_id,
+        r.user.email ?? r.user.tenant_id,
+        r.user.tenant_id === r.user.personal_tenant_id ? 'personal' : 'team',
+      ],
+    );
+    await client.query(
+      `INSERT INTO reports (id, tenant_id, created_by, filename, title, content_type, document_kind, size_bytes, sha256, object_key)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+      [
+        r.id,
+        r.user.tenant_id,
+        r.user.id,
+        r.upload.filename,
+        r.title,
+        r.upload.contentType,
+        r.upload.kind,
+        r.upload.sizeBytes,
+        r.upload.sha256,
+        r.upload.objectKey,
+      ],
+    );
+  });
+}
+
+export async function deleteReportRow(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<boolean> {
+  const { rowCount } = await pool.query('DELETE FROM reports WHERE id = $1 AND tenant_id = $2', [
+    reportId,
+    tenantId,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+export async function reportExists(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<boolean> {
+  const { rowCount } = await pool.query('SELECT 1 FROM reports WHERE id = $1 AND tenant_id = $2', [
+    reportId,
+    tenantId,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+export async function findStatus(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<IngestStatus | null> {
+  const { rows } = await pool.query<
+    IngestStatus & { ingestion_started_at: Date | null; ingestion_finished_at: Date | null }
+  >(
+    `SELECT id, status, ingestion_started_at, ingestion_finished_at, ingestion_error, ingestion_cost_cents
+       FROM reports WHERE id = $1 AND tenant_id = $2`,
+    [reportId, tenantId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    ...row,
+    ingestion_started_at: row.ingestion_started_at?.toISOString() ?? null,
+    ingestion_finished_at: row.ingestion_finished_at?.toISOString() ?? null,
+  };
+}
+
+/** Sections of the main file, in document order. */
+export async function listSections(
+  pool: Pool,
+  tenantId: string,
+  reportId: string,
+): Promise<ParsedSection[]> {
+  const { rows } = await pool.query<ParsedSection>(
+    `SELECT id, section_name, section_slug, level, order_in_doc, page_start, page_end, markdown
+       FROM sections
+      WHERE report_id = $1 AND tenant_id = $2 AND attachment_id IS NULL
+      ORDER BY order_in_doc`,
+    [reportId, tenantId],
+  );
+  return rows;
+}
+
+/**
+ * DELETE /ingest requires membership of the tenant. The personal tenant is the
+ * user's own; any other tenant needs a memberships row.
+ */
+export async function isTenantMember(pool: Pool, user: AuthUser): Promise<boolean> {
+  if (user.tenant_id === user.personal_tenant_id) return true;
+  const { rowCount } = await pool.query(
+    'SELECT 1 FROM memberships WHERE tenant_id = $1 AND user_id = $2',
+    [user.tenant_id, user.id],
+  );
+  return (rowCount ?? 0) > 0;
 }

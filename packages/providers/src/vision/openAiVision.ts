@@ -5,7 +5,7 @@ import {
   type FigureImage,
   type ModelAnswer,
   type VisionModel,
-} from './annotator.js';
+} from './visionModel.js';
 
 export interface OpenAiVisionOptions {
   apiKey: string;

@@ -1,20 +1,23 @@
+import type { Nodes, Root, RootContent, Table } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { toString } from 'mdast-util-to-string';
+import { gfm } from 'micromark-extension-gfm';
 import {
   AnnotationJson,
   annotationQualityScore,
   isThinAnnotation,
   type DocumentKind,
 } from '@reports/contracts';
-import {
-  DocumentError,
-  MAX_IMAGE_PIXELS,
-  figureImage,
-  probeImage,
-  type FigureDraft,
-  type ParsedDocument,
-  type SectionDraft,
-  type TableDraft,
-} from '@reports/documents';
-import { MistralOcrEngine, type OcrEngine, type OcrResult } from '@reports/providers';
+import { DocumentError } from '../errors.js';
+import { MAX_IMAGE_PIXELS, figureImage, probeImage } from '../images/image.js';
+import { SlugMaker } from './sections.js';
+import type { FigureDraft, ParsedDocument, SectionDraft, TableDraft } from './types.js';
+
+/**
+ * A whole-document OCR result (Mistral OCR: every page's markdown and its images in one call)
+ * as a parsed document. The shapes are structural: `OcrResult` from @reports/providers fits.
+ */
 
 /** Kinds a whole-document OCR engine reads. */
 export type OcrDocumentKind = Extract<DocumentKind, 'pdf' | 'png' | 'jpeg' | 'webp'>;
@@ -23,13 +26,27 @@ export function isOcrDocumentKind(kind: string): kind is OcrDocumentKind {
   return kind === 'pdf' || kind === 'png' || kind === 'jpeg' || kind === 'webp';
 }
 
-/**
- * Whether the engine reads whole documents (Mistral OCR: every page and its
- * images in one call) rather than the pages the local parser cannot read.
- * Such an engine is given every PDF and image upload (spec: ingestion rule 2).
- */
-export function readsWholeDocuments(engine: OcrEngine): boolean {
-  return engine instanceof MistralOcrEngine;
+/** One image the engine extracted from a page. */
+export interface OcrPageImage {
+  id: string;
+  bytes: Buffer | null;
+  annotation: Record<string, unknown> | null;
+}
+
+/** One page the engine read: its markdown (headings with `#`, GFM tables) and images. */
+export interface OcrDocumentPage {
+  /** 0-based page index in the document. */
+  index: number;
+  markdown: string;
+  images: OcrPageImage[];
+}
+
+/** What a whole-document engine read. */
+export interface OcrDocumentResult {
+  pages: OcrDocumentPage[];
+  provider: string;
+  /** Whether image annotations were requested and returned. */
+  annotated: boolean;
 }
 
 /** A figure's annotation as the OCR engine made it, rich enough to keep (see isThinAnnotation). */
@@ -62,7 +79,7 @@ export function richAnnotation(
 }
 
 /** A section while it is being filled, before names, slugs and orders are final. */
-interface OpenSection {
+export interface OpenSection {
   name: string | null;
   level: number;
   parts: string[];
@@ -71,8 +88,6 @@ interface OpenSection {
   tables: Array<{ rows: string[][]; markdown: string; page_number: number }>;
   figures: Array<{ imageId: string; page: number }>;
 }
-
-const IMAGE_REF = /!\[[^\]]*\]\(([^)\s]+)\)/g;
 
 /** Text with its image references taken out (they become figures), spacing tidied. Pure. */
 function withoutImageRefs(text: string): string {
@@ -84,50 +99,50 @@ function withoutImageRefs(text: string): string {
     .join('\n')
     .trim();
 }
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
 
-function tableRows(lines: string[]): string[][] {
-  const rows = lines
-    .filter((l) => !TABLE_SEPARATOR.test(l.trim()))
-    .map((l) =>
-      l
+/** A page's markdown as CommonMark + GFM blocks (a `#` inside a code fence is no heading). */
+function parsePage(markdown: string): Root {
+  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+}
+
+/** The source text of a node, as the engine wrote it. */
+function sourceOf(markdown: string, node: Nodes): string {
+  return markdown.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
+}
+
+/** The images a block refers to, in order (`![img-0.jpeg](img-0.jpeg)`). */
+function imageUrls(node: Nodes): string[] {
+  if (node.type === 'image') return [node.url];
+  return 'children' in node ? node.children.flatMap((c) => imageUrls(c)) : [];
+}
+
+/** A GFM table's cells, as written (escaped pipes unescaped), rows padded to one width. */
+function tableRows(markdown: string, table: Table): string[][] {
+  const rows = table.children.map((row) =>
+    row.children.map((cell) =>
+      sourceOf(markdown, cell)
         .trim()
         .replace(/^\|/, '')
-        .replace(/\|$/, '')
-        .split(/(?<!\\)\|/)
-        .map((c) => c.replace(/\\\|/g, '|').trim()),
-    );
+        .replace(/(?<!\\)\|$/, '')
+        .replace(/\\\|/g, '|')
+        .trim(),
+    ),
+  );
   const width = Math.max(...rows.map((r) => r.length));
   return rows.map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
 }
 
-/** Lowercase ASCII slugs, unique within one document ("roof", "roof-1", ...). */
-function slugger(): (name: string) => string {
-  const seen = new Map<string, number>();
-  return (name) => {
-    const base =
-      name
-        .normalize('NFKD')
-        .replace(/\p{M}+/gu, '')
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 80)
-        .replace(/-+$/g, '') || 'section';
-    const n = seen.get(base);
-    seen.set(base, (n ?? -1) + 1);
-    return n === undefined ? base : `${base}-${n + 1}`;
-  };
-}
+const startLine = (node: RootContent) => node.position?.start.line ?? 0;
+const endLine = (node: RootContent) => node.position?.end.line ?? 0;
 
 /**
  * Splits the engine's pages into sections at markdown headings, keeping GFM
  * tables (as tables and in the section's markdown), page ranges, and where
  * each image reference (`![img-0.jpeg](img-0.jpeg)`) sits. An image the
- * markdown never mentions goes at the end of its page. Pure.
+ * markdown never mentions goes at the end of its page. Blocks with no blank line
+ * between them (a paragraph and the list under it) stay one part. Pure.
  */
-export function sectionsFromPages(pages: OcrResult['pages']): OpenSection[] {
+export function sectionsFromPages(pages: readonly OcrDocumentPage[]): OpenSection[] {
   const open = (name: string | null, level: number): OpenSection => ({
     name,
     level,
@@ -147,58 +162,59 @@ export function sectionsFromPages(pages: OcrResult['pages']): OpenSection[] {
 
   for (const page of [...pages].sort((a, b) => a.index - b.index)) {
     const pageNo = page.index + 1;
+    const markdown = page.markdown.replace(/\r\n?/g, '\n');
     const known = new Set(page.images.map((i) => i.id));
     const placed = new Set<string>();
-    let paragraph: string[] = [];
-    let table: string[] = [];
-    const flush = () => {
-      if (table.length > 0) {
-        const markdown = table.map((l) => l.trim()).join('\n');
-        current().tables.push({ rows: tableRows(table), markdown, page_number: pageNo });
-        current().parts.push(markdown);
+    // Consecutive text blocks (no blank line between them) gathered into one part.
+    let text: string[] = [];
+    let lastLine = -1;
+    const flushText = () => {
+      if (text.length === 0) return;
+      const rest = withoutImageRefs(text.join('\n'));
+      if (rest !== '') {
+        current().parts.push(rest);
         touch(pageNo);
-        table = [];
       }
-      if (paragraph.length > 0) {
-        const text = paragraph.join('\n');
-        for (const ref of text.matchAll(IMAGE_REF)) {
-          const id = ref[1]!;
-          if (known.has(id) && !placed.has(id)) {
-            placed.add(id);
-            current().figures.push({ imageId: id, page: pageNo });
-            touch(pageNo);
-          }
-        }
-        const rest = withoutImageRefs(text);
-        if (rest !== '') {
-          current().parts.push(rest);
+      text = [];
+    };
+    for (const block of parsePage(markdown).children) {
+      if (startLine(block) > lastLine + 1) flushText();
+      lastLine = endLine(block);
+      if (block.type === 'heading') {
+        flushText();
+        const name = toString(block).trim();
+        if (name === '') continue;
+        sections.push(open(name, block.depth));
+        touch(pageNo);
+        continue;
+      }
+      if (block.type === 'table') {
+        flushText();
+        const source = sourceOf(markdown, block)
+          .split('\n')
+          .map((l) => l.trim())
+          .join('\n');
+        current().tables.push({
+          rows: tableRows(markdown, block),
+          markdown: source,
+          page_number: pageNo,
+        });
+        current().parts.push(source);
+        touch(pageNo);
+        // A table ends its part: what follows starts a new one.
+        lastLine = -1;
+        continue;
+      }
+      for (const id of imageUrls(block)) {
+        if (known.has(id) && !placed.has(id)) {
+          placed.add(id);
+          current().figures.push({ imageId: id, page: pageNo });
           touch(pageNo);
         }
-        paragraph = [];
       }
-    };
-    for (const raw of page.markdown.replace(/\r\n?/g, '\n').split('\n')) {
-      const line = raw.trimEnd();
-      if (line.trim() === '') {
-        flush();
-        continue;
-      }
-      const heading = HEADING.exec(line.trim());
-      if (heading && (heading[2] ?? '').trim() !== '') {
-        flush();
-        sections.push(open((heading[2] ?? '').trim(), (heading[1] ?? '#').length));
-        touch(pageNo);
-        continue;
-      }
-      if (line.trim().startsWith('|')) {
-        if (paragraph.length > 0) flush();
-        table.push(line);
-        continue;
-      }
-      if (table.length > 0) flush();
-      paragraph.push(line);
+      text.push(sourceOf(markdown, block));
     }
-    flush();
+    flushText();
     for (const image of page.images) {
       if (!placed.has(image.id)) {
         current().figures.push({ imageId: image.id, page: pageNo });
@@ -245,11 +261,11 @@ export async function precheckOcrUpload(kind: OcrDocumentKind, bytes: Buffer): P
 export async function documentFromOcr(
   kind: OcrDocumentKind,
   bytes: Buffer,
-  result: OcrResult,
+  result: OcrDocumentResult,
 ): Promise<OcrDocument> {
   const opened = sectionsFromPages(result.pages);
   const images = new Map(result.pages.flatMap((p) => p.images.map((i) => [i.id, i] as const)));
-  const slug = slugger();
+  const slugs = new SlugMaker();
   const sections: SectionDraft[] = [];
   const tables: TableDraft[] = [];
   const figures: FigureDraft[] = [];
@@ -293,7 +309,7 @@ export async function documentFromOcr(
     const order = sections.length;
     sections.push({
       name,
-      slug: slug(name),
+      slug: slugs.slug(name),
       level: s.name === null ? 0 : s.level,
       order,
       markdown,
@@ -338,7 +354,7 @@ export async function documentFromOcr(
     // An image with no text at all: one untitled section holds it.
     sections.push({
       name: 'Introduction',
-      slug: slug('Introduction'),
+      slug: slugs.slug('Introduction'),
       level: 0,
       order: sections.length,
       markdown: '',

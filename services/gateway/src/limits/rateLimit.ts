@@ -5,18 +5,27 @@ import { ERRORS, type ErrorBody } from '@reports/contracts';
 import type { Config, Logger } from '@reports/platform';
 
 /**
- * The spec's limits (per client IP). Routes name theirs with
- * `config: { rateLimit: LIMITS.x }`; a route without one gets `default`, and all
+ * Every rate limit of the gateway (per client IP), the spec's and ours. Routes name theirs
+ * with `config: { rateLimit: LIMITS.x }`; a route without one gets `default`, and all
  * those routes share one budget per client.
  */
 export const LIMITS = {
   default: { max: 60, timeWindow: '1 minute' },
+  /** `POST /ingest`, `POST /reports/upload`, `POST /reports/{id}/attachments`. */
   upload: { max: 20, timeWindow: '1 hour' },
   retrieve: { max: 60, timeWindow: '1 minute' },
   chat: { max: 30, timeWindow: '1 minute' },
+  /** `GET /auth/me`. */
   profile: { max: 60, timeWindow: '1 minute' },
   models: { max: 60, timeWindow: '1 minute' },
   claim: { max: 5, timeWindow: '1 minute' },
+  /** `POST /auth/magic-link`: each one sends an email. */
+  magicLink: { max: 5, timeWindow: '1 minute' },
+  /** `GET /files/*`: browsers load a page of thumbnails at once; 60/minute would cut that short. */
+  files: { max: 600, timeWindow: '1 minute' },
+  /** Partner systems upload in bursts from a few addresses, and poll status (docs/adr/019). */
+  partnerUpload: { max: 120, timeWindow: '1 minute' },
+  partnerStatus: { max: 600, timeWindow: '1 minute' },
 } as const;
 
 /** Keys of the shared counters in Redis, so one Redis can serve other programs too. */
