@@ -40,6 +40,8 @@ const MATRIX: Record<string, Row> = {
   'GET /auth/confirm': { expect: 'public' },
   'POST /auth/token': { expect: 'public', json: () => ({ refresh_token: 'x'.repeat(32) }) },
   'GET /auth/jwks.json': { expect: 'public' },
+  // Partner sign-in exchange (ADR 101): a token for the partner's own user, never tenant data.
+  'POST /auth/partner-exchange': { expect: 'public', json: () => ({ jwt: 'not-a-token' }) },
   'GET /me': { expect: 'own' },
   'GET /reports': { expect: 'own' },
   'POST /reports': { expect: 'own', upload: true },

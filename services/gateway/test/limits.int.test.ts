@@ -25,6 +25,7 @@ const SPECIFIC: Record<string, { max: number; windowSeconds: number }> = {
   'GET /models': { max: 60, windowSeconds: 60 },
   'POST /migrate/claim': { max: 5, windowSeconds: 60 },
   'POST /auth/magic-link': { max: 5, windowSeconds: 60 },
+  'POST /auth/partner-exchange': { max: 30, windowSeconds: 60 },
   // Not in the spec: signed figure/file links, loaded by the dozen per page (the files feature's choice).
   'GET /files/{*}': { max: 600, windowSeconds: 60 },
 };

@@ -113,6 +113,8 @@ async function importLegacyReport(
     title: legacy.title,
     sections: sections.length,
     tables: 0,
+    // Every count the parse stage records: finalize checks the rows against them.
+    figures: 0,
     page_count: null,
     legacy: { id: legacy.id, created_at: legacy.created_at.toISOString(), ...legacy.metadata },
   };

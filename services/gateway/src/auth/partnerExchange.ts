@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { importSPKI, jwtVerify, type CryptoKey } from 'jose';
 import { z } from 'zod';
 import { AppError, ErrorBody, TokenResponse } from '@reports/contracts';
+import { LIMITS } from '../limits/rateLimit.js';
 import type { Issuer } from './issuer.js';
 
 /** Longest lifetime (exp - iat) of a partner token the exchange accepts (spec: 15 minutes). */
@@ -81,7 +82,7 @@ export function registerPartnerExchangeRoute(
   app.post(
     '/auth/partner-exchange',
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { rateLimit: LIMITS.partnerExchange },
       schema: {
         tags: ['auth'],
         summary: "Exchange a partner application's RS256 token for an access and a refresh token",

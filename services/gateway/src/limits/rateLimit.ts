@@ -26,6 +26,8 @@ export const LIMITS = {
   /** Partner systems upload in bursts from a few addresses, and poll status (docs/adr/019). */
   partnerUpload: { max: 120, timeWindow: '1 minute' },
   partnerStatus: { max: 600, timeWindow: '1 minute' },
+  /** `POST /auth/partner-exchange`: each one may create a user (ADR 101). */
+  partnerExchange: { max: 30, timeWindow: '1 minute' },
 } as const;
 
 /** Keys of the shared counters in Redis, so one Redis can serve other programs too. */
