@@ -8,6 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
 import { registerErrorHandling } from './http/errors.js';
+import { registerTextHygiene } from './http/text.js';
 import { registerRateLimit } from './http/rateLimit.js';
 import { gatewayLogger } from './http/logging.js';
 import { observabilityPlugin } from './observability/plugin.js';
@@ -23,7 +24,7 @@ import { reportRoutes } from './reports/routes.js';
 import { migrateRoutes } from './migrate/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { chatRoutes } from './chat/routes.js';
-import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
+import { MAX_UPLOAD_BYTES, UPLOAD_FORM_LIMITS } from './ingest/upload.js';
 
 /** Everything the gateway talks to, built by main.ts (or a test) and handed in. */
 export interface GatewayDeps {
@@ -47,6 +48,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerTextHygiene(app);
   await app.register(observabilityPlugin);
 
   await app.register(cors, {
@@ -65,7 +67,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await registerRateLimit(app, deps.config, deps.logger);
   await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, ...UPLOAD_FORM_LIMITS },
   });
   await app.register(docsPlugin);
   await app.register(authPlugin, {
