@@ -16,3 +16,4 @@ export * from './telemetry/observability.js';
 export * from './pipeline/watchdog.js';
 export * from './nats/commands.js';
 export * from './nats/traceHeaders.js';
+export * from './text/storable.js';

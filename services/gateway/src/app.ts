@@ -9,6 +9,7 @@ import {
 import { registerErrorHandling } from './errors/errorHandler.js';
 import { registerRateLimit } from './limits/rateLimit.js';
 import { gatewayLogger } from './observability/logging.js';
+import { registerTextHygiene } from './validation/text.js';
 import { observabilityPlugin } from './observability/plugin.js';
 import { docsPlugin } from './docs/docs.js';
 import { healthRoutes } from './health/health.js';
@@ -22,7 +23,7 @@ import { reportRoutes } from './reports/routes.js';
 import { migrateRoutes } from './migrate/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { chatRoutes } from './chat/routes.js';
-import { MAX_UPLOAD_BYTES } from './ingest/upload.js';
+import { MAX_UPLOAD_BYTES, UPLOAD_FORM_LIMITS } from './ingest/upload.js';
 import type { GatewayDeps } from './deps.js';
 
 export type { GatewayDeps } from './deps.js';
@@ -38,6 +39,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerTextHygiene(app);
   await app.register(observabilityPlugin);
 
   await app.register(cors, {
@@ -56,7 +58,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await registerRateLimit(app, deps.config, deps.logger);
   await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, ...UPLOAD_FORM_LIMITS },
   });
   await app.register(docsPlugin);
   await app.register(authPlugin, {

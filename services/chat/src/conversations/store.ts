@@ -9,7 +9,7 @@ import {
   type FeedbackRecorded,
   type FeedbackValue,
 } from '@reports/contracts';
-import { withTransaction, type Pool } from '@reports/platform';
+import { storableJson, storableText, withTransaction, type Pool } from '@reports/platform';
 import type { StoredTurnMessage } from '../history/history.js';
 
 /** Conversations, messages, feedback and the cost ledger in Postgres; every read is scoped to a tenant. */
@@ -157,8 +157,8 @@ export async function storeUserMessage(
         m.tenantId,
         m.conversation.report_id,
         m.userId,
-        m.content,
-        UserMeta.parse(m.meta),
+        storableText(m.content),
+        storableJson(UserMeta.parse(m.meta)),
       ],
     );
     await client.query(
@@ -166,7 +166,10 @@ export async function storeUserMessage(
           SET last_message_at = now(), updated_at = now(),
               title = CASE WHEN titled THEN title ELSE $2 END, titled = true
         WHERE id = $1`,
-      [m.conversation.id, m.conversation.titled ? m.conversation.title : titleFrom(m.content)],
+      [
+        m.conversation.id,
+        m.conversation.titled ? m.conversation.title : storableText(titleFrom(m.content)),
+      ],
     );
     return Number(rows[0]!.seq);
   });
@@ -203,12 +206,13 @@ export interface StoredAnswer {
 
 /** Stores an answer (whole or partial) and its line in the cost ledger, in one transaction. */
 export async function storeAnswer(pool: Pool, a: StoredAnswer): Promise<void> {
-  const meta = AssistantMeta.parse(a.meta);
+  // A model's answer is kept whatever it holds: NUL removed, lone surrogates replaced (ADR 095).
+  const meta = storableJson(AssistantMeta.parse(a.meta));
   await withTransaction(pool, async (client) => {
     await client.query(
       `INSERT INTO messages (id, conversation_id, tenant_id, report_id, user_id, role, content, meta)
        VALUES ($1, $2, $3, $4, NULL, 'assistant', $5, $6)`,
-      [a.id, a.conversationId, a.tenantId, a.reportId, a.content, meta],
+      [a.id, a.conversationId, a.tenantId, a.reportId, storableText(a.content), meta],
     );
     await client.query(
       `INSERT INTO chat_usage (message_id, tenant_id, report_id, conversation_id, user_id, provider, model, mode,

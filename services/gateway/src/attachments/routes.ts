@@ -71,12 +71,15 @@ export async function attachmentRoutes(
         throw new AppError('not_found', 'report not found');
       }
       const id = randomUUID();
-      const { upload, fields } = await readUploadForm(request, (file) =>
-        storeUpload(file, {
-          objectStore: deps.objectStore,
-          config: deps.config,
-          keyPrefix: attachmentKeyPrefix(user.tenant_id, reportId, id),
-        }),
+      const { upload, fields } = await readUploadForm(
+        request,
+        (file) =>
+          storeUpload(file, {
+            objectStore: deps.objectStore,
+            config: deps.config,
+            keyPrefix: attachmentKeyPrefix(user.tenant_id, reportId, id),
+          }),
+        (stored) => deps.objectStore.delete(stored.objectKey),
       );
       const { attachment } = await insertAttachment(deps.pool, {
         id,
@@ -87,6 +90,9 @@ export async function attachmentRoutes(
         attachmentType: textField(fields.attachment_type, 200),
         note: textField(fields.note, 4000) ?? textField(fields.title, 500),
         upload,
+      }).catch(async (error: unknown) => {
+        await deps.objectStore.delete(upload.objectKey).catch(() => undefined);
+        throw error;
       });
       await publishAttachmentUploaded(
         { ...deps, log: request.log },

@@ -24,15 +24,23 @@ export async function recordUpload(
   user: AuthUser,
 ): Promise<RecordedUpload> {
   const id = newReportId();
-  const { upload, fields } = await readUploadForm(request, (file) =>
-    storeUpload(file, {
-      objectStore: deps.objectStore,
-      config: deps.config,
-      keyPrefix: reportKeyPrefix(user.tenant_id, id),
-    }),
+  const { upload, fields } = await readUploadForm(
+    request,
+    (file) =>
+      storeUpload(file, {
+        objectStore: deps.objectStore,
+        config: deps.config,
+        keyPrefix: reportKeyPrefix(user.tenant_id, id),
+      }),
+    (stored) => deps.objectStore.delete(stored.objectKey),
   );
   const title = typeof fields.title === 'string' ? fields.title.trim().slice(0, 500) || null : null;
-  await insertReport(deps.pool, { id, user, title, upload });
+  try {
+    await insertReport(deps.pool, { id, user, title, upload });
+  } catch (error) {
+    await deps.objectStore.delete(upload.objectKey).catch(() => undefined);
+    throw error;
+  }
   return { id, upload, title };
 }
 

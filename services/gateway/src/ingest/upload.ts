@@ -1,13 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import { createHash, randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import type { MultipartFile } from '@fastify/multipart';
-import { AppError, type DocumentKind } from '@reports/contracts';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { AppError, isAppError, type DocumentKind } from '@reports/contracts';
 import { MIME_BY_KIND, checkUploadKind } from '@reports/documents';
-import { originalKey, type Config, type ObjectStore } from '@reports/platform';
+import { originalKey, textProblem, type Config, type ObjectStore } from '@reports/platform';
 
 /** Spec: max file size 50 MB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** Limits of an upload form (one file part, a few text fields). */
+export const UPLOAD_FORM_LIMITS = {
+  files: 1,
+  fields: 10,
+  fieldSize: 64 * 1024,
+  parts: 20,
+} as const;
 const SNIFF_BYTES = 8192;
 /** Kinds read through OCR; also what partner attachments may be (spec: PDF or image). */
 export const OCR_KINDS: ReadonlySet<DocumentKind> = new Set(['pdf', 'png', 'jpeg', 'webp']);
@@ -93,7 +100,13 @@ export async function storeUpload(
   source.once('limit', () => {
     tooLarge = true;
   });
-  const head = await readHead(source, SNIFF_BYTES);
+  let head: Buffer;
+  try {
+    head = await readHead(source, SNIFF_BYTES);
+  } catch (error) {
+    // The request broke off inside the file part (no closing boundary).
+    throw multipartError(error);
+  }
   let sniffed: DocumentKind;
   try {
     sniffed = checkHead(head, file, opts.config, opts.allowedKinds);
@@ -120,13 +133,24 @@ export async function storeUpload(
       done(tooLarge || source.truncated ? new AppError('file_too_large') : null);
     },
   });
-  source.on('error', (error) => counted.destroy(error));
+  // The request stream breaking off (no closing boundary, a broken part) is a malformed body.
+  let sourceError: unknown = null;
+  source.on('error', (error) => {
+    sourceError = multipartError(error);
+    counted.destroy(sourceError as Error);
+  });
   counted.write(head);
   source.pipe(counted);
 
   const objectKey = originalKey(opts.keyPrefix, sniffed);
   const contentType = MIME_BY_KIND[sniffed];
-  await opts.objectStore.put(objectKey, counted, { contentType });
+  try {
+    await opts.objectStore.put(objectKey, counted, { contentType });
+  } catch (error) {
+    // Nothing half-written stays behind.
+    await opts.objectStore.delete(objectKey).catch(() => undefined);
+    throw sourceError ?? error;
+  }
   if (size === 0) throw new AppError('empty_file');
   return {
     kind: sniffed,
@@ -142,34 +166,90 @@ export function newReportId(): string {
   return randomUUID();
 }
 
+/** Detail of a 400 for a multipart limit hit, by @fastify/multipart error code. */
+const FORM_LIMITS: Record<string, string> = {
+  FST_FILES_LIMIT: 'malformed upload: send exactly one file part, named "file"',
+  FST_FIELDS_LIMIT: `malformed upload: at most ${UPLOAD_FORM_LIMITS.fields} text fields`,
+  FST_PARTS_LIMIT: `malformed upload: at most ${UPLOAD_FORM_LIMITS.parts} parts`,
+};
+
 /**
- * Reads a multipart upload form: the first `file` part goes to `store` (while the
- * request streams), other fields are collected. 415 when the body is not
- * multipart, 400 `missing_file` when no file part came.
+ * A multipart body that cannot be read (no or a wrong boundary, no closing
+ * boundary, a broken part header, a limit of the form) is the caller's mistake:
+ * 400 `bad_request` saying what is wrong. Catalogue errors (413, 415) and
+ * anything with a status of its own pass through.
  */
-export async function readUploadForm(
+export function multipartError(error: unknown): unknown {
+  if (isAppError(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && FORM_LIMITS[code])
+    return new AppError('bad_request', FORM_LIMITS[code]);
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status !== 500) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError('bad_request', `malformed multipart body: ${message}`, { cause: error });
+}
+
+/**
+ * Reads a multipart upload form: exactly one file part, named `file`, goes to
+ * `store` (while the request streams), text fields are collected and must be
+ * storable text. 415 when the body is not multipart, 400 for a malformed body,
+ * a second file part or a field that cannot be stored, 400 `missing_file` when no
+ * file part came. Whatever refuses the form after the file was stored hands it
+ * to `discard` first: a refused upload leaves nothing behind (docs/adr/096).
+ */
+export async function readUploadForm<T>(
   request: FastifyRequest,
-  store: (file: MultipartFile) => Promise<StoredUpload>,
-): Promise<{ upload: StoredUpload; fields: Record<string, unknown> }> {
+  store: (file: MultipartFile) => Promise<T>,
+  discard: (stored: T) => Promise<void>,
+): Promise<{ upload: T; fields: Record<string, unknown> }> {
   if (!request.isMultipart()) {
     throw new AppError(
       'unsupported_media_type',
       'unsupported media type: send multipart/form-data',
     );
   }
-  let upload: StoredUpload | null = null;
+  let stored: { value: T } | null = null;
   const fields: Record<string, unknown> = {};
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file' || upload) {
-        part.file.resume();
-        continue;
-      }
-      upload = await store(part);
-    } else {
-      fields[part.fieldname] = part.value;
+  try {
+    let parts: AsyncIterator<Multipart>;
+    try {
+      parts = request.parts()[Symbol.asyncIterator]();
+    } catch (error) {
+      throw multipartError(error);
     }
+    for (;;) {
+      let next: IteratorResult<Multipart>;
+      try {
+        next = await parts.next();
+      } catch (error) {
+        throw multipartError(error);
+      }
+      if (next.done) break;
+      const part = next.value;
+      const nameProblem = textProblem(part.fieldname);
+      if (nameProblem) {
+        if (part.type === 'file') part.file.resume();
+        throw new AppError('bad_request', `a multipart field name ${nameProblem}`);
+      }
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || stored) {
+          part.file.resume();
+          throw new AppError('bad_request', FORM_LIMITS.FST_FILES_LIMIT);
+        }
+        stored = { value: await store(part) };
+      } else {
+        if (typeof part.value === 'string') {
+          const problem = textProblem(part.value);
+          if (problem) throw new AppError('bad_request', `${part.fieldname}: text ${problem}`);
+        }
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (stored) await discard(stored.value).catch(() => undefined);
+    throw error;
   }
-  if (!upload) throw new AppError('missing_file');
-  return { upload, fields };
+  if (!stored) throw new AppError('missing_file');
+  return { upload: stored.value, fields };
 }

@@ -15,7 +15,14 @@ import {
   partnerUploadCanonicalString,
 } from '@reports/contracts';
 import type { GatewayDeps } from '../deps.js';
-import { MAX_UPLOAD_BYTES, OCR_KINDS, storeUpload, type StoredUpload } from '../ingest/upload.js';
+import {
+  MAX_UPLOAD_BYTES,
+  OCR_KINDS,
+  multipartError,
+  readUploadForm,
+  storeUpload,
+  type StoredUpload,
+} from '../ingest/upload.js';
 import {
   findPartnerAttachment,
   findReportForPartner,
@@ -34,10 +41,14 @@ const security = [{ partnerSignature: [] }];
 async function hashOnly(part: MultipartFile): Promise<string> {
   const hash = createHash('sha256');
   let size = 0;
-  for await (const chunk of part.file) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_UPLOAD_BYTES) throw new AppError('file_too_large');
-    hash.update(chunk as Buffer);
+  try {
+    for await (const chunk of part.file) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_UPLOAD_BYTES) throw new AppError('file_too_large');
+      hash.update(chunk as Buffer);
+    }
+  } catch (error) {
+    throw multipartError(error);
   }
   if (part.file.truncated) throw new AppError('file_too_large');
   return hash.digest('hex');
@@ -94,44 +105,32 @@ export async function partnerRoutes(
       const presented = request.headers['x-partner-signature'];
       // A signature that cannot be one is refused before the body is read.
       if (!parsePartnerSignature(presented)) throw new AppError('invalid_hmac');
-      if (!request.isMultipart()) {
-        throw new AppError(
-          'unsupported_media_type',
-          'unsupported media type: send multipart/form-data',
-        );
-      }
       const reportId = request.params.report_id;
       const report = await findReportForPartner(deps.pool, reportId);
       const id = randomUUID();
       let upload: StoredUpload | null = null;
-      let sha256: string | null = null;
-      const fields: Record<string, unknown> = {};
       let kept = false;
       try {
-        for await (const part of request.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file' || sha256) {
-              part.file.resume();
-              continue;
-            }
-            // The signature covers the file's hash, so the file is read first: into the store
-            // while hashing when the report exists, through the hash alone otherwise.
-            if (report) {
-              upload = await storeUpload(part, {
-                objectStore: deps.objectStore,
-                config: deps.config,
-                keyPrefix: attachmentKeyPrefix(report.tenant_id, report.id, id),
-                allowedKinds: OCR_KINDS,
-              });
-              sha256 = upload.sha256;
-            } else {
-              sha256 = await hashOnly(part);
-            }
-          } else {
-            fields[part.fieldname] = part.value;
-          }
-        }
-        if (!sha256) throw new AppError('missing_file');
+        // The signature covers the file's hash, so the file is read first: into the store
+        // while hashing when the report exists, through the hash alone otherwise.
+        const { upload: received, fields } = await readUploadForm(
+          request,
+          async (part) => {
+            if (!report) return { upload: null, sha256: await hashOnly(part) };
+            const stored = await storeUpload(part, {
+              objectStore: deps.objectStore,
+              config: deps.config,
+              keyPrefix: attachmentKeyPrefix(report.tenant_id, report.id, id),
+              allowedKinds: OCR_KINDS,
+            });
+            return { upload: stored, sha256: stored.sha256 };
+          },
+          async (r) => {
+            if (r.upload) await deps.objectStore.delete(r.upload.objectKey);
+          },
+        );
+        upload = received.upload;
+        const sha256 = received.sha256;
         const parsed = PartnerAttachmentFields.safeParse({
           partner_id: fields.partner_id,
           attachment_type: fields.attachment_type,
