@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
 import { buildHtml, sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from './support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from './support/client.js';
@@ -190,11 +191,12 @@ async function call(
   key: string,
   row: Row,
   ids: Ids,
+  as: Pick<Session, 'headers'> = bob,
 ): Promise<{ status: number; text: string; body: unknown }> {
   const [method, path] = key.split(' ') as [string, string];
   const url = `${system.url}${fill(path, ids)}${row.query ? `?${fill(row.query, ids)}` : ''}`;
   let body: string | FormData | undefined;
-  const headers: Record<string, string> = { ...bob.headers({ 'x-forwarded-for': freshIp() }) };
+  const headers: Record<string, string> = { ...as.headers({ 'x-forwarded-for': freshIp() }) };
   if (row.json) {
     body = JSON.stringify(row.json(ids));
     headers['content-type'] = 'application/json';
@@ -248,6 +250,33 @@ describe('the tenant isolation matrix', () => {
         expect(answer.body, key).toEqual(control.body);
         if (row.expect === 404) expect(answer.body).toMatchObject({ code: 'not_found' });
       }
+    });
+  }
+
+  /**
+   * Bob's own token, validly signed by the issuer, naming Alice's tenant as the active one: the
+   * effective tenant is Alice's (the interface's rule), but Bob is not a member of it, so nothing
+   * in it exists for him on any JWT route (docs/adr/097).
+   */
+  async function forgedActiveTenant(): Promise<Pick<Session, 'headers'>> {
+    const { rows } = await system.db.pool.query<{ kid: string; private_jwk: JWK }>(
+      'SELECT kid, private_jwk FROM auth_signing_keys ORDER BY created_at, kid LIMIT 1',
+    );
+    const key = await importJWK(rows[0]!.private_jwk, 'ES256');
+    const claims = decodeJwt(bob.token);
+    const token = await new SignJWT({ ...claims, active_tenant_id: victim.tenant_id })
+      .setProtectedHeader({ alg: 'ES256', kid: rows[0]!.kid, typ: 'JWT' })
+      .sign(key);
+    return { headers: (extra = {}) => ({ authorization: `Bearer ${token}`, ...extra }) };
+  }
+
+  for (const [key, row] of Object.entries(MATRIX)) {
+    if (row.expect !== 404 && row.expect !== 'own') continue;
+    it(`${key}: answers 404 to a token naming a tenant its user is not a member of`, async () => {
+      const answer = await call(key, row, victim, await forgedActiveTenant());
+      expect(answer.status, `${key}: ${answer.text}`).toBe(404);
+      expect(answer.body).toMatchObject({ code: 'not_found' });
+      for (const id of victimIds()) expect(answer.text, `${key} leaks ${id}`).not.toContain(id);
     });
   }
 

@@ -10,6 +10,7 @@ import {
   ReverseClaimResult,
 } from './legacy.js';
 import { rpcOperation } from './rpc.js';
+import { PathId } from './ids.js';
 
 /** `GET /admin/verify`: answered only for a valid hash (a wrong one is 403, as for every admin call). */
 export const AdminVerify = z.object({ ok: z.boolean() });
@@ -143,7 +144,7 @@ export const CostGlobal = z.object({
 });
 export type CostGlobal = z.infer<typeof CostGlobal>;
 
-export const CostTenantParams = z.object({ tenant_id: z.uuid() });
+export const CostTenantParams = z.object({ tenant_id: PathId });
 export const CostTenantRequest = CostQuery.extend({ tenant_id: z.uuid() });
 export type CostTenantRequest = z.infer<typeof CostTenantRequest>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReportStatus } from './status.js';
+import { PathId } from './ids.js';
 
 /** Where an attachment came from (spec: Attachment.source). */
 export const AttachmentSource = z.enum(['partner', 'user_upload']);
@@ -27,7 +28,7 @@ export type Attachment = z.infer<typeof Attachment>;
 export const AttachmentList = z.array(Attachment);
 export type AttachmentList = z.infer<typeof AttachmentList>;
 
-export const AttachmentIdParams = z.object({ report_id: z.uuid(), attachment_id: z.uuid() });
+export const AttachmentIdParams = z.object({ report_id: PathId, attachment_id: PathId });
 export type AttachmentIdParams = z.infer<typeof AttachmentIdParams>;
 
 export const DeletedAttachment = z.object({ id: z.uuid(), deleted: z.literal(true) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FeedbackValue, LlmProviderName } from './admin.js';
 import { rpcOperation } from './rpc.js';
+import { PathId } from './ids.js';
 
 /**
  * Chat over a report folder: the REST bodies of `POST /chat`, the conversations,
@@ -200,7 +201,7 @@ export type ConversationCreateBody = z.infer<typeof ConversationCreateBody>;
 export const ConversationRenameBody = z.object({ title: Title });
 export type ConversationRenameBody = z.infer<typeof ConversationRenameBody>;
 
-export const ConversationIdParams = z.object({ conv_id: z.uuid() });
+export const ConversationIdParams = z.object({ conv_id: PathId });
 export type ConversationIdParams = z.infer<typeof ConversationIdParams>;
 
 /** Body of `POST /feedback`: the caller's thumbs on one assistant message; a second vote replaces the first. */

@@ -11,3 +11,4 @@ export * from './legacy.js';
 export * from './admin.js';
 export * from './retrieval.js';
 export * from './chat.js';
+export * from './ids.js';

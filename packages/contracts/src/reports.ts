@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReportStatus } from './status.js';
+import { PathId } from './ids.js';
 
 /** Report generations (spec: Versioning): 2 has parsed sections, 1 is a legacy report with clean text. */
 export const ReportVersion = z.union([z.literal(1), z.literal(2)]);
@@ -65,7 +66,7 @@ export const SectionDetail = SectionInfo.extend({ markdown: z.string() });
 export type SectionDetail = z.infer<typeof SectionDetail>;
 
 export const SectionParams = z.object({
-  report_id: z.uuid(),
+  report_id: PathId,
   section_name: z.string().min(1).max(1000),
 });
 export type SectionParams = z.infer<typeof SectionParams>;

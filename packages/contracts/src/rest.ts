@@ -1,3 +1,4 @@
+import { PathId } from './ids.js';
 import { z } from 'zod';
 import { ReportStatus } from './status.js';
 import { EventType } from './events.js';
@@ -32,7 +33,7 @@ export const MeResponse = z.object({
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
-export const ReportIdParams = z.object({ report_id: z.uuid() });
+export const ReportIdParams = z.object({ report_id: PathId });
 export type ReportIdParams = z.infer<typeof ReportIdParams>;
 
 export const IngestAccepted = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TargetKind } from './events.js';
 import { rpcOperation } from './rpc.js';
+import { PathId } from './ids.js';
 
 /**
  * Hybrid retrieval: the REST bodies of `POST /retrieve` and `POST /admin/retrieve/{report_id}`,
@@ -186,7 +187,7 @@ export const EmbedTargetRequested = z.object({
 });
 export type EmbedTargetRequested = z.infer<typeof EmbedTargetRequested>;
 
-export const EmbedTargetParams = z.object({ target_kind: TargetKind, target_id: z.uuid() });
+export const EmbedTargetParams = z.object({ target_kind: TargetKind, target_id: PathId });
 export type EmbedTargetParams = z.infer<typeof EmbedTargetParams>;
 
 /** 202 body of the embed backfill. */

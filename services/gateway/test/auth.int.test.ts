@@ -170,6 +170,26 @@ describe('JWT verification against an external identity provider (remote JWKS)',
     });
   });
 
+  /**
+   * Makes the token's user a member of `tenant` (a tenant named in `active_tenant_id` that the
+   * caller does not belong to is outside their scope: 404).
+   */
+  async function joinTenant(user: string, personalTenant: string, tenant: string): Promise<void> {
+    await db.pool.query(
+      `INSERT INTO tenants (id, name, kind) VALUES ($1, 'p', 'personal'), ($2, 't', 'team')`,
+      [personalTenant, tenant],
+    );
+    await db.pool.query(
+      `INSERT INTO user_profiles (id, email, display_name, personal_tenant_id, active_tenant_id)
+       VALUES ($1, NULL, 'user', $2, $3)`,
+      [user, personalTenant, tenant],
+    );
+    await db.pool.query(`INSERT INTO memberships (tenant_id, user_id) VALUES ($1, $2)`, [
+      tenant,
+      user,
+    ]);
+  }
+
   it('accepts a valid ES256 token and /me answers from its claims', async () => {
     const c = claims({ active_tenant_id: randomUUID(), email: undefined });
     const response = await app.inject({
@@ -177,8 +197,15 @@ describe('JWT verification against an external identity provider (remote JWKS)',
       url: '/me',
       headers: bearer(await sign(c, 'ES256')),
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
+    expect(response.statusCode).toBe(404);
+    await joinTenant(c.sub as string, c.personal_tenant_id as string, c.active_tenant_id as string);
+    const member = await app.inject({
+      method: 'GET',
+      url: '/me',
+      headers: bearer(await sign(c, 'ES256')),
+    });
+    expect(member.statusCode).toBe(200);
+    expect(member.json()).toEqual({
       id: c.sub,
       email: null,
       personal_tenant_id: c.personal_tenant_id,
@@ -214,11 +241,13 @@ describe('JWT verification against an external identity provider (remote JWKS)',
   it('uses active_tenant_id as the effective tenant and falls back to personal_tenant_id when it is absent', async () => {
     const personal = randomUUID();
     const active = randomUUID();
+    const sub = randomUUID();
+    await joinTenant(sub, personal, active);
     const withActive = await app.inject({
       method: 'GET',
       url: '/test/whoami',
       headers: bearer(
-        await sign(claims({ personal_tenant_id: personal, active_tenant_id: active })),
+        await sign(claims({ sub, personal_tenant_id: personal, active_tenant_id: active })),
       ),
     });
     expect(withActive.statusCode).toBe(200);
@@ -231,7 +260,7 @@ describe('JWT verification against an external identity provider (remote JWKS)',
     const without = await app.inject({
       method: 'GET',
       url: '/test/whoami',
-      headers: bearer(await sign(claims({ personal_tenant_id: personal }), 'ES256')),
+      headers: bearer(await sign(claims({ sub, personal_tenant_id: personal }), 'ES256')),
     });
     expect(without.statusCode).toBe(200);
     expect(without.json()).toMatchObject({

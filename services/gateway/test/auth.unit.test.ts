@@ -113,6 +113,28 @@ describe('userFromClaims', () => {
     );
     expect(userFromClaims(baseClaims({ iat: now() + 30 }), 't').id).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('refuses a lifetime longer than the cap, measured from iat and from now', () => {
+    const year = 365 * 24 * 3600;
+    expect(
+      unauthorizedDetail(() => userFromClaims(baseClaims({ exp: now() + 10 * year }), 't')),
+    ).toBe('token lifetime too long');
+    // An old iat does not make a far-off exp acceptable.
+    expect(
+      unauthorizedDetail(() =>
+        userFromClaims(baseClaims({ iat: now() - 10 * year, exp: now() + 10 * year }), 't'),
+      ),
+    ).toBe('token lifetime too long');
+    // The cap is configurable: two hours refuses a three-hour token.
+    expect(
+      unauthorizedDetail(() =>
+        userFromClaims(baseClaims({ exp: now() + 3 * 3600 }), 't', now(), 2 * 3600),
+      ),
+    ).toBe('token lifetime too long');
+    expect(userFromClaims(baseClaims({ exp: now() + 3600 }), 't', now(), 2 * 3600).id).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
+  });
 });
 
 describe('createTokenVerifier with a local key set', () => {
@@ -154,6 +176,15 @@ describe('createTokenVerifier with a local key set', () => {
     expect(await rejectedDetail(verifier.verify(expired))).toBe('token expired');
     expect(await rejectedDetail(verifier.verify(''))).toBe('token missing');
     expect(await rejectedDetail(verifier.verify('not-a-jwt'))).toBe('invalid token');
+  });
+
+  it('refuses a validly signed token minted to live ten years, and accepts a one-hour one', async () => {
+    const { verifier, sign } = await setup();
+    const claims = { sub: randomUUID(), personal_tenant_id: randomUUID() };
+    expect(await rejectedDetail(verifier.verify(await sign(claims, '10y')))).toBe(
+      'token lifetime too long',
+    );
+    expect((await verifier.verify(await sign(claims, '1h'))).id).toBe(claims.sub);
   });
 });
 

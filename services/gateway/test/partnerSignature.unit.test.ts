@@ -23,10 +23,10 @@ describe('the partner signature', () => {
     expect(partnerSignature(secret, canonical)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('matches the right signature, in either case of hex digits', () => {
+  it('matches the right signature in lowercase hex, and never in upper-case hex', () => {
     const sig = partnerSignature(secret, canonical);
     expect(partnerSignatureMatches(secret, canonical, sig)).toBe(true);
-    expect(partnerSignatureMatches(secret, canonical, sig.toUpperCase())).toBe(true);
+    expect(partnerSignatureMatches(secret, canonical, sig.toUpperCase())).toBe(false);
   });
 
   it('does not match another secret or another canonical string', () => {

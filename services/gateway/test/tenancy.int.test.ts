@@ -6,9 +6,10 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { startTestGateway, type TestGateway } from './support/gateway.js';
 
 /**
- * The effective tenant rule with an external identity provider (ADR 031): the
- * token's `active_tenant_id` scopes every read, as the provider vouches for it;
- * deleting needs a membership row, as the spec says for DELETE /ingest.
+ * The effective tenant rule with an external identity provider (ADR 031, 097):
+ * the token's `active_tenant_id` scopes every route, and a tenant other than the
+ * caller's personal one needs a membership row: otherwise nothing in it exists
+ * for the caller (404), on every route.
  */
 const ISSUER = 'https://idp.example.test/auth/v1';
 
@@ -64,15 +65,32 @@ async function teamReport(): Promise<{ tenant: string; report: string }> {
   return { tenant, report };
 }
 
+/** A user with a personal tenant, member of `tenant`. */
+async function member(tenant: string): Promise<{ user: string; personal: string }> {
+  const user = randomUUID();
+  const personal = randomUUID();
+  await gw.db.pool.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, 'p', 'personal')`, [
+    personal,
+  ]);
+  await gw.db.pool.query(
+    `INSERT INTO user_profiles (id, email, display_name, personal_tenant_id) VALUES ($1, NULL, 'member', $2)`,
+    [user, personal],
+  );
+  await gw.db.pool.query(`INSERT INTO memberships (tenant_id, user_id) VALUES ($1, $2)`, [
+    tenant,
+    user,
+  ]);
+  return { user, personal };
+}
+
 function as(t: string, method: 'GET' | 'DELETE', url: string) {
   return gw.app.inject({ method, url, headers: { authorization: `Bearer ${t}` } });
 }
 
 describe('the effective tenant of a token', () => {
-  it('reads the active tenant’s reports, and only them', async () => {
+  it('reads the active tenant’s reports for a member, and only them', async () => {
     const { tenant, report } = await teamReport();
-    const user = randomUUID();
-    const personal = randomUUID();
+    const { user, personal } = await member(tenant);
     const active = await token({ sub: user, personal, active: tenant });
     expect((await as(active, 'GET', `/reports/${report}`)).statusCode).toBe(200);
     expect(
@@ -83,6 +101,17 @@ describe('the effective tenant of a token', () => {
     const personalOnly = await token({ sub: user, personal });
     expect((await as(personalOnly, 'GET', `/reports/${report}`)).statusCode).toBe(404);
     expect((await as(personalOnly, 'GET', '/reports')).json()).toEqual([]);
+  });
+
+  it('serves nothing of a tenant the caller is not a member of, however validly signed the token naming it', async () => {
+    const { tenant, report } = await teamReport();
+    const t = await token({ sub: randomUUID(), personal: randomUUID(), active: tenant });
+    for (const url of [`/reports/${report}`, '/reports', `/ingest/${report}/status`, '/me']) {
+      const res = await as(t, 'GET', url);
+      expect([url, res.statusCode]).toEqual([url, 404]);
+      expect(res.json()).toMatchObject({ code: 'not_found' });
+      expect(res.body).not.toContain(report);
+    }
   });
 
   it('deletes in a team tenant only for a member: otherwise the report does not exist for the caller', async () => {

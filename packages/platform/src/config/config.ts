@@ -42,6 +42,11 @@ export const ConfigSchema = z.object({
   AUTH_ISSUER: optionalString,
   AUTH_AUDIENCE: z.string().default('authenticated'),
   AUTH_BUILTIN_ISSUER: bool.optional(),
+  /**
+   * Longest access-token lifetime accepted (`exp - iat`, and `exp` from now): a token minted to
+   * live for years is refused even when its signature is good (docs/adr/097). One day by default.
+   */
+  AUTH_MAX_TOKEN_LIFETIME_SECONDS: int(60, 30 * 24 * 3600).default(24 * 3600),
   ADMIN_HASH: optionalString,
   PARTNER_HMAC_SECRET: optionalString,
   /**

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/rate-limit';
-import { isAppError } from '@reports/contracts';
+import { AppError, isAppError } from '@reports/contracts';
 import { builtinIssuerEnabled, type Config, type Pool } from '@reports/platform';
 import { createIssuer, type Issuer } from './issuer.js';
 import { loadIssuerKeys } from './keys.js';
@@ -16,6 +16,7 @@ import {
   type TokenVerifier,
 } from './verifier.js';
 import type {} from './types.js';
+import { isTenantMember } from '../reports/store.js';
 
 export interface AuthPluginOptions {
   config: Config;
@@ -52,6 +53,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       jwks: config.AUTH_JWKS_URL,
       issuer: config.AUTH_ISSUER,
       audience,
+      maxLifetimeSeconds: config.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
     });
   } else if (issuer) {
     // The issuer's own keys, in-process: no HTTP round trip to our own JWKS.
@@ -59,6 +61,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       jwks: issuer.keys.keySet,
       issuer: builtinIssuerId(config, publicUrl),
       audience,
+      maxLifetimeSeconds: config.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
     });
   } else {
     throw new Error(
@@ -71,7 +74,11 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
     // Already verified in this request (the bearer-first hook, then a route's own preHandler).
     if (request.user) return;
     try {
-      request.user = await verifier.verify(bearerToken(request.headers.authorization));
+      const user = await verifier.verify(bearerToken(request.headers.authorization));
+      // The effective tenant stays the token's (active, else personal), but a tenant the caller
+      // is not a member of is outside their scope: nothing in it exists for them (ADR 097).
+      if (!(await isTenantMember(pool, user))) throw new AppError('not_found', 'tenant not found');
+      request.user = user;
     } catch (error) {
       // Not the caller's fault: worth an operator's attention.
       if (isAppError(error) && error.detail === KEYS_UNAVAILABLE) {

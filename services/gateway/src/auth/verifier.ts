@@ -19,6 +19,8 @@ export interface TokenVerifierOptions {
   issuer?: string | undefined;
   /** Expected `aud`. */
   audience: string;
+  /** Longest lifetime accepted (AUTH_MAX_TOKEN_LIFETIME_SECONDS). */
+  maxLifetimeSeconds?: number;
 }
 
 export interface TokenVerifier {
@@ -77,7 +79,12 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       } catch (error) {
         throw new AppError('unauthorized', reason(error), { cause: error });
       }
-      return userFromClaims(payload, token);
+      return userFromClaims(
+        payload,
+        token,
+        Math.floor(Date.now() / 1000),
+        options.maxLifetimeSeconds,
+      );
     },
   };
 }

@@ -29,8 +29,9 @@ export async function streamReportEvents(
   opts: { tenantId: string; reportId: string; after: number; open: Set<() => void> },
 ): Promise<void> {
   let messages: Awaited<ReturnType<Consumer['consume']>>;
+  let consumer: Consumer;
   try {
-    const consumer = await nats.js.consumers.get(REPORTS_STREAM, {
+    consumer = await nats.js.consumers.get(REPORTS_STREAM, {
       filter_subjects: reportEventsFilter(opts.tenantId, opts.reportId),
       deliver_policy: DeliverPolicy.All,
     });
@@ -60,7 +61,12 @@ export async function streamReportEvents(
     closed = true;
     clearInterval(heartbeat);
     opts.open.delete(close);
-    void messages.close();
+    // The ordered consumer would otherwise stay on the server until its inactivity
+    // threshold (5 minutes): one per closed channel (ADR 099).
+    void messages
+      .close()
+      .then(() => consumer.delete())
+      .catch(() => undefined);
     res.end();
   };
   request.raw.once('close', close);

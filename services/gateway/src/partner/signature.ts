@@ -7,11 +7,11 @@ export function partnerSignature(secret: string, canonical: string): string {
 
 /**
  * The 32 bytes of a presented `X-Partner-Signature`, or null when it is not a
- * SHA-256 in hex (missing, repeated, wrong length, not hex). Hex digits are
- * read case-insensitively: the bytes are what is compared.
+ * SHA-256 in lowercase hex, as the interface writes it (missing, repeated, wrong
+ * length, not hex, upper-case hex digits).
  */
 export function parsePartnerSignature(header: unknown): Buffer | null {
-  if (typeof header !== 'string' || !/^[0-9a-fA-F]{64}$/.test(header)) return null;
+  if (typeof header !== 'string' || !/^[0-9a-f]{64}$/.test(header)) return null;
   return Buffer.from(header, 'hex');
 }
 
