@@ -10,28 +10,22 @@
 // question's judged pages. Also scored: each retrieval leg alone and BM25 over the system's own
 // chunks (the ranking question of issue 11 item 4). Writes bench/results/eval-reports-latest.json
 // (ranks only: no text of the documents goes into the results).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import bm25 from 'wink-bm25-text-search';
-import { connectNats, type Nats, type Pool } from '@reports/platform';
-import {
-  RETRIEVE_SUBJECT,
-  decodeRetrieveReply,
-  type RetrieveOptions,
-  type RetrieveRequest,
-} from '@reports/contracts';
+import { connectNats, retrievalClient, type Nats, type Pool } from '@reports/platform';
+import { type RetrieveOptions, type RetrieveRequest } from '@reports/contracts';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
 import { chat } from '../test/support/chat.js';
 import { mean } from './metrics.js';
+import { ROOT, git, inPool } from './support.js';
 import { QuestionsFile, firstHit, statesAnswer, type ReportQuestion } from './reports/questions.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = path.join(ROOT, 'bench/results');
 const TOP_K = 6;
 const CONCURRENCY = 3;
@@ -118,28 +112,6 @@ function bm25Index(
       .map(([id]) => Number(id));
 }
 
-async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
-}
-
-function git(args: string[]): string {
-  try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
 function outcome(q: ReportQuestion, texts: string[], accept?: (i: number) => boolean): Outcome {
   return { rank: firstHit(q, texts, accept) };
 }
@@ -164,13 +136,7 @@ async function retrieveLeg(
       ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
     },
   };
-  const reply = await nats.nc.request(RETRIEVE_SUBJECT, JSON.stringify(request), {
-    timeout: 60_000,
-  });
-  const res = decodeRetrieveReply(
-    reply.headers?.get('Nats-Service-Error-Code') || undefined,
-    reply.json(),
-  );
+  const res = await retrievalClient(nats.nc, 60_000).retrieve(request);
   return res.chunks.map((c) => contentOf.get(c.id) ?? c.content);
 }
 
@@ -322,7 +288,7 @@ async function main(): Promise<void> {
     }
 
     nats = await connectNats(system.nats.url, 'eval');
-    const perQuestion = await pool(questions, CONCURRENCY, async (q) => {
+    const perQuestion = await inPool(questions, CONCURRENCY, async (q) => {
       const i = questions.indexOf(q);
       const reportId = reportOf.get(q.file)!;
       const pages = pagesOf.get(q.file)!;

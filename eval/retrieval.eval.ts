@@ -6,19 +6,17 @@
 // Recall@100 of the keyword leg, the vector leg and hybrid, beside a BM25 reference computed in
 // the same run by wink-bm25-text-search on the same documents and queries, tokenised by the same
 // Postgres text search parser. Writes bench/results/eval-retrieval-latest.json.
-import { execFileSync } from 'node:child_process';
 import { readFile, mkdir, writeFile, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import bm25 from 'wink-bm25-text-search';
 import { connectNats, retrievalClient, type Nats, type Pool } from '@reports/platform';
 import { type RetrieveOptions, type RetrieveRequest } from '@reports/contracts';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn, upload, waitForStatus } from '../test/support/client.js';
 import { firstPerDocument, mean, ndcgAt, recallAt, type Qrels } from './metrics.js';
+import { ROOT, git, inPool } from './support.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATASET = process.env.EVAL_DATASET ?? path.join(ROOT, '../shared/eval/cranfield');
 const RESULTS = path.join(ROOT, 'bench/results');
 const DEPTH = 100;
@@ -148,28 +146,6 @@ async function retrieveDocs(
   return firstPerDocument(res.chunks.map((c) => chunkToDoc.get(c.id) ?? `?${c.id}`));
 }
 
-async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
-}
-
-function git(args: string[]): string {
-  try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   const { docs, queries, qrels } = await loadDataset();
@@ -233,7 +209,7 @@ async function main(): Promise<void> {
     ] as const;
     for (const [name, legs, weight] of variants) {
       const t = Date.now();
-      runs[name] = await pool(queries, CONCURRENCY, (q) =>
+      runs[name] = await inPool(queries, CONCURRENCY, (q) =>
         retrieveDocs(nats!, reportId, q.text, legs, chunkToDoc, weight),
       );
       console.log(

@@ -12,6 +12,8 @@ status=0
 run() { echo "[test] $*"; "$@" || status=1; }
 run npx turbo run build --output-logs=errors-only
 run npx turbo run typecheck --output-logs=errors-only
+# The evaluations are no workspace: typechecked here so an API change cannot break them unseen.
+run npx tsc -p eval/tsconfig.json
 run npx eslint .
 run npx prettier --check .
 run npx turbo run test --filter='!@reports/e2e' --concurrency=2 --continue
