@@ -63,7 +63,7 @@ describe('a stage whose worker dies on every delivery', () => {
     for (;;) {
       const seen = await readEvents(system, user, id, {
         lastEventId: lastSeen,
-        timeoutMs: 60_000,
+        timeoutMs: 120_000, // a restarted service under a loaded CI machine can take a while to redeliver
         until: (e) =>
           (e.event === 'StageStarted' && e.data.data.stage === 'parse') ||
           e.event === 'StageFailed',
