@@ -42,11 +42,12 @@ async function events(...args: string[]): Promise<string> {
 
 describe('a stage whose worker dies on every delivery', () => {
   it('ends the report failed with the reason, in status, events and metrics', async () => {
-    // A long PDF keeps the parse stage busy for seconds: long enough to be killed in it.
+    // A long PDF keeps the parse stage busy for seconds: long enough to be killed in it (the
+    // layout reader is faster than it was; at 300 pages a parse could finish before the kill).
     const pdf = await buildPdf(
       sampleReportSpec({ sections: 12, paragraphsPerSection: 4, seed: 9 }),
       {
-        pages: 300,
+        pages: 800,
       },
     );
     const res = await upload(system, user, {
