@@ -17,13 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import bm25 from 'wink-bm25-text-search';
-import { connectNats, retrievalClient, type Nats, type Pool } from '@reports/platform';
-import { type RetrieveOptions, type RetrieveRequest } from '@reports/contracts';
+import { connectNats, type Nats, type Pool } from '@reports/platform';
+import { type RetrieveOptions } from '@reports/contracts';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
 import { chat } from '../test/support/chat.js';
 import { mean } from './metrics.js';
-import { ROOT, git, inPool } from './support.js';
+import { ROOT, git, inPool, retrieveFolder } from './support.js';
 import { QuestionsFile, firstHit, statesAnswer, type ReportQuestion } from './reports/questions.js';
 
 const RESULTS = path.join(ROOT, 'bench/results');
@@ -124,20 +124,8 @@ async function retrieveLeg(
   contentOf: Map<string, string>,
   keywordWeight?: number,
 ): Promise<string[]> {
-  const request: RetrieveRequest = {
-    caller: { kind: 'admin' },
-    scope: { type: 'folder', report_id: reportId },
-    query,
-    top_k: TOP_K,
-    options: {
-      legs,
-      rerank: 'auto',
-      hyde: 'auto',
-      ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
-    },
-  };
-  const res = await retrievalClient(nats.nc, 60_000).retrieve(request);
-  return res.chunks.map((c) => contentOf.get(c.id) ?? c.content);
+  const chunks = await retrieveFolder(nats, reportId, query, TOP_K, legs, keywordWeight);
+  return chunks.map((c) => contentOf.get(c.id) ?? c.content);
 }
 
 async function main(): Promise<void> {

@@ -10,12 +10,12 @@ import { readFile, mkdir, writeFile, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import bm25 from 'wink-bm25-text-search';
-import { connectNats, retrievalClient, type Nats, type Pool } from '@reports/platform';
-import { type RetrieveOptions, type RetrieveRequest } from '@reports/contracts';
+import { connectNats, type Nats, type Pool } from '@reports/platform';
+import { type RetrieveOptions } from '@reports/contracts';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn, upload, waitForStatus } from '../test/support/client.js';
 import { firstPerDocument, mean, ndcgAt, recallAt, type Qrels } from './metrics.js';
-import { ROOT, git, inPool } from './support.js';
+import { ROOT, git, inPool, retrieveFolder } from './support.js';
 
 const DATASET = process.env.EVAL_DATASET ?? path.join(ROOT, '../shared/eval/cranfield');
 const RESULTS = path.join(ROOT, 'bench/results');
@@ -130,20 +130,8 @@ async function retrieveDocs(
   chunkToDoc: Map<string, string>,
   keywordWeight?: number,
 ): Promise<string[]> {
-  const request: RetrieveRequest = {
-    caller: { kind: 'admin' },
-    scope: { type: 'folder', report_id: reportId },
-    query,
-    top_k: DEPTH,
-    options: {
-      legs,
-      rerank: 'auto',
-      hyde: 'auto',
-      ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
-    },
-  };
-  const res = await retrievalClient(nats.nc, 60_000).retrieve(request);
-  return firstPerDocument(res.chunks.map((c) => chunkToDoc.get(c.id) ?? `?${c.id}`));
+  const chunks = await retrieveFolder(nats, reportId, query, DEPTH, legs, keywordWeight);
+  return firstPerDocument(chunks.map((c) => chunkToDoc.get(c.id) ?? `?${c.id}`));
 }
 
 async function main(): Promise<void> {

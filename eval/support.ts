@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { RetrieveOptions, RetrievedChunk } from '@reports/contracts';
+import { retrievalClient, type Nats } from '@reports/platform';
 
 /** The repository's root folder. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,4 +32,31 @@ export function git(args: string[]): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * Asks the retrieval service (as an admin caller, no tenant scope) for the `topK` best chunks
+ * of one report folder, with the legs and keyword weight an eval variant measures.
+ */
+export async function retrieveFolder(
+  nats: Nats,
+  reportId: string,
+  query: string,
+  topK: number,
+  legs: RetrieveOptions['legs'],
+  keywordWeight?: number,
+): Promise<RetrievedChunk[]> {
+  const res = await retrievalClient(nats.nc, 60_000).retrieve({
+    caller: { kind: 'admin' },
+    scope: { type: 'folder', report_id: reportId },
+    query,
+    top_k: topK,
+    options: {
+      legs,
+      rerank: 'auto',
+      hyde: 'auto',
+      ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
+    },
+  });
+  return res.chunks;
 }

@@ -1,5 +1,7 @@
-import type { Stage } from '@reports/contracts';
+import type { EventOf, Stage } from '@reports/contracts';
+import type { Logger } from 'pino';
 import type { PoolClient } from '../postgres/pool.js';
+import type { StageOutput, StageResult, StageUsage } from './stage.js';
 
 /** One stage's output for one target and generation (stage_outputs, migration 0050). */
 export interface OutputKey {
@@ -71,4 +73,29 @@ export async function committedOutput<D>(
     [targetId, stage, generation],
   );
   return rows[0]?.data ?? null;
+}
+
+/**
+ * What an attempt that found its generation's output committed (or a newer generation's)
+ * returns: it wrote nothing, and announces the recorded output again under the same message
+ * id, so that a stage whose first event was lost between commit and publish still moves the
+ * target on, and one whose event went out is deduplicated. A stale attempt is skipped.
+ */
+export function announceCommitted<T extends StageOutput['type']>(
+  type: T,
+  fence: Exclude<OutputFence<EventOf<T>['data']>, { state: 'write' }>,
+  logger: Logger,
+  usage?: StageUsage,
+): StageResult {
+  if (fence.state === 'stale')
+    return { outcome: 'skipped', reason: `generation ${fence.generation} has newer output` };
+  logger.info(
+    { committed_attempt: fence.attempt },
+    'output of this generation already committed; announcing it again',
+  );
+  return {
+    outcome: 'done',
+    emit: { type, data: fence.data } as StageOutput,
+    ...(usage ? { usage } : {}),
+  };
 }

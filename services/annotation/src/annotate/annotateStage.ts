@@ -3,12 +3,10 @@ import type { EventOf } from '@reports/contracts';
 import {
   ObjectNotFoundError,
   ObjectTooLargeError,
+  announceCommitted,
   fenceOutput,
   recordOutput,
   withTransaction,
-  type Logger,
-  type OutputFence,
-  type StageResult,
   type ObjectStore,
   type Pool,
   type StageDefinition,
@@ -99,28 +97,6 @@ function local(figure: PendingFigure): FigureResult {
  */
 type AnnotatedData = EventOf<'FiguresAnnotated'>['data'];
 
-/**
- * An attempt that found its generation's output committed: it wrote nothing and announces the
- * recorded output again (same message id: deduplicated when the first announcement went out).
- */
-function alreadyWritten(
-  fence: Exclude<OutputFence<AnnotatedData>, { state: 'write' }>,
-  logger: Logger,
-  usage?: StageUsage,
-): StageResult {
-  if (fence.state === 'stale')
-    return { outcome: 'skipped', reason: `generation ${fence.generation} has newer output` };
-  logger.info(
-    { committed_attempt: fence.attempt },
-    'output of this generation already committed; announcing it again',
-  );
-  return {
-    outcome: 'done',
-    emit: { type: 'FiguresAnnotated', data: fence.data },
-    ...(usage ? { usage } : {}),
-  };
-}
-
 export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed'> {
   const limit = pLimit(deps.concurrency);
   return {
@@ -139,7 +115,7 @@ export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed
       const early = await withTransaction(deps.pool, (client) =>
         fenceOutput<AnnotatedData>(client, outputKey),
       );
-      if (early.state !== 'write') return alreadyWritten(early, ctx.logger);
+      if (early.state !== 'write') return announceCommitted('FiguresAnnotated', early, ctx.logger);
       const pending = await pendingFigures(deps.pool, event.target_id);
 
       const model = deps.model;
@@ -229,7 +205,8 @@ export function annotateStage(deps: AnnotateDeps): StageDefinition<'ReportParsed
         return { kind: 'written' as const, data };
       });
       if (outcome.kind === 'deleted') return { outcome: 'skipped', reason: 'target deleted' };
-      if (outcome.kind === 'fenced') return alreadyWritten(outcome.fence, ctx.logger, usage);
+      if (outcome.kind === 'fenced')
+        return announceCommitted('FiguresAnnotated', outcome.fence, ctx.logger, usage);
 
       if (deferred.length > 0) {
         return {

@@ -2,15 +2,14 @@ import type { Embedder } from '@reports/providers';
 import type { EventOf, TargetKind } from '@reports/contracts';
 import type { IndexableChunk, KeywordIndex } from '@reports/search';
 import {
+  announceCommitted,
   fenceOutput,
   recordOutput,
   withTransaction,
-  type Logger,
   type OutputFence,
   type OutputKey,
   type Pool,
   type StageDefinition,
-  type StageResult,
 } from '@reports/platform';
 import { chunkDocument, indexedText, type ChunkDraft } from '../chunking/chunker.js';
 import { loadDocumentText, lockTarget, replaceChunks } from './store.js';
@@ -163,20 +162,6 @@ export async function embedTarget(
  * index (the generated tsvector column). Earlier chunks of the target are
  * replaced in one transaction.
  */
-/** An attempt that found its generation's output committed announces it again, writing nothing. */
-function alreadyWritten(
-  fence: Exclude<OutputFence<EmbeddedData>, { state: 'write' }>,
-  logger: Logger,
-): StageResult {
-  if (fence.state === 'stale')
-    return { outcome: 'skipped', reason: `generation ${fence.generation} has newer output` };
-  logger.info(
-    { committed_attempt: fence.attempt },
-    'output of this generation already committed; announcing it again',
-  );
-  return { outcome: 'done', emit: { type: 'ChunksEmbedded', data: fence.data } };
-}
-
 export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'> {
   return {
     stage: 'embed',
@@ -192,7 +177,7 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
       const early = await withTransaction(deps.pool, (client) =>
         fenceOutput<EmbeddedData>(client, key),
       );
-      if (early.state !== 'write') return alreadyWritten(early, ctx.logger);
+      if (early.state !== 'write') return announceCommitted('ChunksEmbedded', early, ctx.logger);
       const outcome = await embedTarget(deps, event, ctx.signal, {
         key,
         attempt: ctx.deliveryCount,
@@ -204,7 +189,7 @@ export function embedStage(deps: EmbedDeps): StageDefinition<'FiguresAnnotated'>
           cost_cents: 0,
         }),
       });
-      if (outcome.fenced) return alreadyWritten(outcome.fenced, ctx.logger);
+      if (outcome.fenced) return announceCommitted('ChunksEmbedded', outcome.fenced, ctx.logger);
       if (!outcome.written) return { outcome: 'skipped', reason: 'target deleted' };
       return {
         outcome: 'done',

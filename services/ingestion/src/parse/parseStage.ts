@@ -10,15 +10,13 @@ import {
 } from '@reports/documents';
 import type { DocumentKind, EventOf } from '@reports/contracts';
 import {
+  announceCommitted,
   fenceOutput,
   recordOutput,
   withTransaction,
-  type Logger,
   type ObjectStore,
-  type OutputFence,
   type Pool,
   type StageDefinition,
-  type StageResult,
   type StageUsage,
 } from '@reports/platform';
 import { isOcrError, type OcrEngine, type OcrResult } from '@reports/providers';
@@ -76,31 +74,6 @@ export function withoutNulCharacters(doc: ParsedDocument): ParsedDocument {
  */
 type ParsedData = EventOf<'ReportParsed'>['data'];
 
-/**
- * An attempt that found its generation's output committed (or a newer generation's): it wrote
- * nothing, and announces the recorded output again under the same message id, so that a stage
- * whose first event was lost between commit and publish still moves the target on, and one
- * whose event went out is deduplicated.
- */
-function alreadyWritten(
-  fence: Exclude<OutputFence<ParsedData>, { state: 'write' }>,
-  logger: Logger,
-  usage?: StageUsage,
-): StageResult {
-  if (fence.state === 'stale') {
-    return { outcome: 'skipped', reason: `generation ${fence.generation} has newer output` };
-  }
-  logger.info(
-    { committed_attempt: fence.attempt },
-    'output of this generation already committed; announcing it again',
-  );
-  return {
-    outcome: 'done',
-    emit: { type: 'ReportParsed', data: fence.data },
-    ...(usage ? { usage } : {}),
-  };
-}
-
 export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
   return {
     stage: 'parse',
@@ -119,7 +92,7 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       const early = await withTransaction(deps.pool, (client) =>
         fenceOutput<ParsedData>(client, outputKey),
       );
-      if (early.state !== 'write') return alreadyWritten(early, ctx.logger);
+      if (early.state !== 'write') return announceCommitted('ReportParsed', early, ctx.logger);
       const bytes = await deps.objectStore.getBuffer(target.object_key, {
         maxBytes: MAX_PARSE_BYTES,
       });
@@ -222,7 +195,7 @@ export function parseStage(deps: ParseDeps): StageDefinition<'ReportScanned'> {
       if (outcome.kind === 'deleted') return { outcome: 'skipped', reason: 'target deleted' };
       if (outcome.kind === 'written')
         return { outcome: 'done', emit: { type: 'ReportParsed', data }, usage };
-      return alreadyWritten(outcome.fence, ctx.logger, usage);
+      return announceCommitted('ReportParsed', outcome.fence, ctx.logger, usage);
     },
   };
 }
