@@ -10,6 +10,7 @@ export * from './pipeline/outputs.js';
 export * from './objectstore/index.js';
 export * from './service/runtime.js';
 export * from './nats/rpc.js';
+export * from './nats/liveness.js';
 export * from './nats/clients.js';
 export * from './secrets/secretBox.js';
 export * from './telemetry/observability.js';

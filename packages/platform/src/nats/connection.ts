@@ -12,6 +12,7 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
+import { trackConnection } from './liveness.js';
 
 export type { NatsConnection } from '@nats-io/transport-node';
 export type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
@@ -30,6 +31,7 @@ export async function connectNats(url: string, name: string): Promise<Nats> {
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
   });
+  trackConnection(nc);
   const jsm = await jetstreamManager(nc);
   return { nc, js: jetstream(nc), jsm };
 }

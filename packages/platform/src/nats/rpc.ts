@@ -7,6 +7,7 @@ import {
 } from '@nats-io/nats-core';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import { awaitNatsConnected } from './liveness.js';
 import { extractTraceContext, injectTraceContext, tracer } from '../telemetry/tracing.js';
 import { z } from 'zod';
 import {
@@ -123,6 +124,9 @@ export async function requestRpc<Req extends z.ZodType, Res extends z.ZodType>(
   request: z.input<Req>,
   opts: { timeoutMs?: number; service: string } = { service: 'a service' },
 ): Promise<z.output<Res>> {
+  // A request sent while the connection is down would wait in the reconnect buffer for the whole
+  // timeout: answer 503 after a short grace instead.
+  await awaitNatsConnected(nc, `the ${opts.service} service`);
   let msg: Msg;
   const span = tracer().startSpan(`rpc ${op.subject}`, {
     kind: SpanKind.CLIENT,

@@ -1,5 +1,12 @@
 import { AppError, stageMessageId, type Attachment } from '@reports/contracts';
-import { newEvent, publishEvent, type Nats, type ObjectStore, type Pool } from '@reports/platform';
+import {
+  awaitNatsConnected,
+  newEvent,
+  publishEvent,
+  type Nats,
+  type ObjectStore,
+  type Pool,
+} from '@reports/platform';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoredUpload } from '../ingest/upload.js';
 import { deleteAttachmentRow } from './store.js';
@@ -38,6 +45,7 @@ export async function publishAttachmentUploaded(
     },
   );
   try {
+    await awaitNatsConnected(deps.nats.nc, 'the processing queue');
     await publishEvent(deps.nats.js, event, stageMessageId(attachment.id, 'upload', 1));
   } catch (error) {
     deps.log.error(

@@ -12,7 +12,7 @@ import {
   type ChatTurnRequest,
   type ErrorCode,
 } from '@reports/contracts';
-import { injectTraceContext, type NatsConnection } from '@reports/platform';
+import { awaitNatsConnected, injectTraceContext, type NatsConnection } from '@reports/platform';
 
 /** How long the chat service has to check a turn (database reads, model resolution). */
 export const TURN_ACCEPT_TIMEOUT_MS = 15_000;
@@ -48,6 +48,7 @@ export async function openTurn(
   request: ChatRequest,
   opts: { silenceMs: number },
 ): Promise<OpenTurn> {
+  await awaitNatsConnected(nc, 'the chat service');
   const turnId = randomUUID();
   const inbox = `_INBOX.chat.${turnId.replaceAll('-', '')}`;
   const queue: ChatStreamMessage[] = [];

@@ -9,7 +9,7 @@ import {
   embedCommandSubject,
   type EmbedTargetRequested,
 } from '@reports/contracts';
-import { provisionCommandsStream } from '@reports/platform';
+import { awaitNatsConnected, provisionCommandsStream } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import { adminGuard } from '../admin/adminHash.js';
 import { findTarget } from './store.js';
@@ -57,6 +57,7 @@ export async function embeddingAdminRoutes(
         target_id,
       };
       try {
+        await awaitNatsConnected(deps.nats.nc, 'the command queue');
         if (!provisioned) {
           await provisionCommandsStream(deps.nats.jsm, deps.config.NATS_STREAM_REPLICAS);
           provisioned = true;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse, type DependencyState } from '@reports/contracts';
+import { isNatsConnected } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 
 async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<DependencyState> {
@@ -36,7 +37,11 @@ export async function healthRoutes(
     async (_request, reply) => {
       const [postgres, nats, objectStore] = await Promise.all([
         probe(() => deps.pool.query('SELECT 1')),
-        probe(() => deps.nats.jsm.getAccountInfo()),
+        probe(async () => {
+          // Known down: no need to wait the probe's timeout for the account request.
+          if (!isNatsConnected(deps.nats.nc)) throw new Error('no connection to NATS');
+          await deps.nats.jsm.getAccountInfo();
+        }),
         probe(() => deps.objectStore.ping()),
       ]);
       const dependencies = { postgres, nats, object_store: objectStore };

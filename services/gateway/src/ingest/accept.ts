@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, stageMessageId } from '@reports/contracts';
-import { newEvent, publishEvent, reportKeyPrefix } from '@reports/platform';
+import { awaitNatsConnected, newEvent, publishEvent, reportKeyPrefix } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 import type { AuthUser } from '../auth/types.js';
 import { deleteReportRow, insertReport } from '../reports/store.js';
@@ -73,6 +73,7 @@ export async function submitUpload(
     },
   );
   try {
+    await awaitNatsConnected(deps.nats.nc, 'the processing queue');
     await publishEvent(deps.nats.js, event, stageMessageId(id, 'upload', 1));
   } catch (error) {
     log.error({ err: error, report_id: id }, 'could not publish ReportUploaded');
