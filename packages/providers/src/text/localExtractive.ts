@@ -1,3 +1,4 @@
+import { splitSentences } from './sentences.js';
 import { foldWords } from '../embedding/localEmbedder.js';
 import type {
   ChatModel,
@@ -58,8 +59,7 @@ export function sentencesOf(text: string): string[] {
     if (/^\s*[-|:\s]{3,}\s*$/.test(raw)) continue; // table rules and horizontal lines
     const line = clean(raw);
     if (!line) continue;
-    for (const sentence of line.split(/(?<=[.!?])\s+/)) {
-      const s = sentence.trim();
+    for (const s of splitSentences(line)) {
       if (s.length >= 12)
         out.push(s.length > MAX_QUOTE_CHARS ? `${s.slice(0, MAX_QUOTE_CHARS - 1)}…` : s);
     }

@@ -1,5 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import type { ChunkContentType } from '@reports/contracts';
+import { splitSentences } from '@reports/providers';
 
 export interface SectionText {
   id: string;
@@ -82,7 +83,7 @@ function pieces(text: string, maxTokens: number): string[] {
   if (paragraphs.length > 1) return paragraphs.flatMap((p) => pieces(p, maxTokens));
   const lines = text.split('\n').filter((l) => l.trim());
   if (lines.length > 1) return packLines(lines, maxTokens).flatMap((p) => pieces(p, maxTokens));
-  const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim());
+  const sentences = splitSentences(text);
   if (sentences.length > 1) return sentences.flatMap((s) => pieces(s, maxTokens));
   const words = text.split(/\s+/);
   const out: string[] = [];

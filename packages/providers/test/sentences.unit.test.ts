@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { splitSentences } from '../src/text/sentences.js';
+
+describe('splitSentences', () => {
+  it('keeps abbreviations and decimals inside their sentence', () => {
+    expect(
+      splitSentences('Water heater approx. 11 years old. The roof, e.g. the ridge, is 3.5 m high!'),
+    ).toEqual(['Water heater approx. 11 years old.', 'The roof, e.g. the ridge, is 3.5 m high!']);
+  });
+
+  it('splits at question and exclamation marks and drops empty pieces', () => {
+    expect(splitSentences('  Is it dry? Yes.   ')).toEqual(['Is it dry?', 'Yes.']);
+    expect(splitSentences('   ')).toEqual([]);
+  });
+});
