@@ -21,4 +21,27 @@ export default tseslint.config(
     files: ['scripts/**', 'bench/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // One clock (docs/adr/125-one-clock.md): services read wall-clock time from an injected
+    // `Clock`, elapsed time from `performance.now()`.
+    files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: [
+      'packages/platform/src/time/clock.ts',
+      'services/web/src/**',
+      'packages/test-support/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the injected Clock (wall time) or performance.now() (elapsed time).',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the injected Clock instead of new Date().',
+        },
+      ],
+    },
+  },
 );

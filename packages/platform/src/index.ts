@@ -11,6 +11,7 @@ export * from './objectstore/index.js';
 export * from './service/runtime.js';
 export * from './nats/rpc.js';
 export * from './nats/liveness.js';
+export * from './time/clock.js';
 export * from './nats/clients.js';
 export * from './secrets/secretBox.js';
 export * from './telemetry/observability.js';

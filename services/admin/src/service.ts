@@ -32,12 +32,12 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY'>): SecretBox | n
  * the caller's JWT for the claim flow, before any request arrives here.
  */
 export async function startAdmin(
-  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats' | 'objectStore'>,
+  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats' | 'objectStore' | 'clock'>,
 ): Promise<() => Promise<void>> {
   const { pool, nats, logger } = rt;
   const secrets = secretBoxFor(rt.config);
   if (!secrets) logger.warn('SECRETS_KEY is unset: provider API keys cannot be stored');
-  const claimDeps: ClaimDeps = { pool, nats, objectStore: rt.objectStore, logger };
+  const claimDeps: ClaimDeps = { pool, nats, objectStore: rt.objectStore, logger, clock: rt.clock };
   const opts = { queue: ADMIN_QUEUE, logger };
   const nc = nats.nc;
   const servers: RpcServer[] = [

@@ -13,6 +13,7 @@ import {
   requestRpc,
   type Nats,
   type ObjectStore,
+  systemClock,
 } from '@reports/platform';
 import { createTestDatabase, type TestDatabase } from '@reports/test-support';
 import { startNatsServer, type TestNatsServer } from '@reports/test-support';
@@ -48,6 +49,7 @@ export async function startTestAdmin(env: Record<string, string> = {}): Promise<
     pool: db.pool,
     nats,
     objectStore,
+    clock: systemClock,
   });
   return {
     db,

@@ -65,6 +65,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     config: deps.config,
     pool: deps.pool,
     publicUrl: deps.publicUrl,
+    clock: deps.clock,
   });
   await app.register(bearerFirstPlugin);
   // First of the route plugins: its hook guards every /admin route registered after it.

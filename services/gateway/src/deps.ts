@@ -1,4 +1,4 @@
-import type { Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
+import type { Clock, Config, Logger, Nats, ObjectStore, Pool } from '@reports/platform';
 
 /**
  * Everything the gateway talks to, built by main.ts (or a test) and handed in.
@@ -13,4 +13,6 @@ export interface GatewayDeps {
   objectStore: ObjectStore;
   /** Base URL people reach the gateway at, for links (magic link). */
   publicUrl: string;
+  /** The wall clock: tokens, signed links and event times read it (docs/adr/125-one-clock.md). */
+  clock: Clock;
 }

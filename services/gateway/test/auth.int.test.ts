@@ -28,7 +28,7 @@ import {
   type JWK,
 } from 'jose';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type Config } from '@reports/platform';
+import { loadConfig, manualClock, systemClock, type Clock, type Config } from '@reports/platform';
 import { createTestDatabase, type TestDatabase } from '@reports/test-support';
 import { registerErrorHandling } from '../src/errors/errorHandler.js';
 import { authPlugin } from '../src/auth/plugin.js';
@@ -44,6 +44,7 @@ async function makeApp(
   db: TestDatabase,
   config: Config,
   logger: Logger = pino({ level: 'silent' }),
+  clock: Clock = systemClock,
 ): Promise<FastifyInstance> {
   // pino's Logger is narrower than FastifyBaseLogger; widen it so the instance is a plain FastifyInstance.
   const loggerInstance: FastifyBaseLogger = logger;
@@ -57,7 +58,7 @@ async function makeApp(
     timeWindow: '1 minute',
     keyGenerator: (r) => r.ip,
   });
-  await app.register(authPlugin, { config, pool: db.pool, publicUrl: PUBLIC_URL });
+  await app.register(authPlugin, { config, pool: db.pool, publicUrl: PUBLIC_URL, clock });
   // Routes of other plugins use the decorator both ways.
   app.get('/test/whoami', { preHandler: app.authenticate }, async (request) => {
     const { claims: _claims, access_token: _token, ...user } = currentUser(request);
@@ -734,6 +735,31 @@ describe('built-in issuer (magic link, ES256, refresh rotation)', () => {
       await app.inject({ method: 'GET', url: '/me', headers: bearer(foreign) }),
       'invalid token issuer',
     );
+  });
+
+  it('refuses its own token once the clock passes its expiry (an injected clock, no forged token)', async () => {
+    const clock = manualClock(Date.now());
+    const clocked = await makeApp(db, loadConfig({}), pino({ level: 'silent' }), clock);
+    try {
+      const link = await requestLink('clocked@example.com');
+      const confirmed = await clocked.inject({ method: 'GET', url: link });
+      expect(confirmed.statusCode).toBe(200);
+      const { access_token, expires_in } = confirmed.json<Tokens>();
+      clock.advance((expires_in - 1) * 1000);
+      const before = await clocked.inject({
+        method: 'GET',
+        url: '/me',
+        headers: bearer(access_token),
+      });
+      expect(before.statusCode).toBe(200);
+      clock.advance(2000);
+      expect401(
+        await clocked.inject({ method: 'GET', url: '/me', headers: bearer(access_token) }),
+        'token expired',
+      );
+    } finally {
+      await clocked.close();
+    }
   });
 
   it('serves /auth/jwks.json without any private key member, and its keys verify issued tokens', async () => {

@@ -9,7 +9,7 @@ import {
   type Attachment,
   type PartnerAttachmentStatus,
 } from '@reports/contracts';
-import { loadConfig } from '@reports/platform';
+import { loadConfig, systemClock } from '@reports/platform';
 import { buildDocx, buildHtml, buildScannedPdf, sampleReportSpec } from '@reports/test-support';
 import { buildApp } from '../src/app.js';
 import { partnerSignature } from '../src/partner/signature.js';
@@ -278,6 +278,7 @@ describe('the partner endpoints without PARTNER_HMAC_SECRET', () => {
       nats: gw.nats,
       objectStore: gw.objectStore,
       publicUrl: 'http://gateway.test',
+      clock: systemClock,
     });
     try {
       const res = await app.inject({

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../time/clock.js';
 import { randomUUID } from 'node:crypto';
 import {
   EVENT_VERSION,
@@ -43,12 +44,13 @@ export function newEvent<K extends EventType>(
   type: K,
   origin: EventOrigin,
   data: EventOf<K>['data'],
+  clock: Clock = systemClock,
 ): EventOf<K> {
   return {
     id: randomUUID(),
     type,
     version: EVENT_VERSION,
-    occurred_at: new Date().toISOString(),
+    occurred_at: clock.now().toISOString(),
     ...origin,
     data,
   } as EventOf<K>;

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../time/clock.js';
 import { randomUUID } from 'node:crypto';
 import {
   REPORTS_STREAM,
@@ -71,6 +72,8 @@ export interface StageWorkerOptions {
   watchdog?: boolean;
   /** Replicas of the advisories stream (as NATS_STREAM_REPLICAS). Default 1. */
   streamReplicas?: number;
+  /** Stamps events and stage runs. Default the system clock. */
+  clock?: Clock;
 }
 
 /** Worker settings from the STAGE_* configuration. */
@@ -79,8 +82,10 @@ export function stageWorkerOptions(rt: {
   logger: Logger;
   pool: Pool;
   nats: Nats;
+  clock?: Clock;
 }): StageWorkerOptions {
   return {
+    clock: rt.clock,
     nats: rt.nats,
     pool: rt.pool,
     logger: rt.logger,
@@ -119,9 +124,9 @@ async function recordRun(
   outcome: HandlerOutcome['outcome'],
   error: string | null,
   startedAt: Date,
+  finishedAt: Date,
   usage: StageUsage | undefined,
 ): Promise<void> {
-  const finishedAt = new Date();
   await pool.query(
     `INSERT INTO stage_runs (id, tenant_id, report_id, target_kind, target_id, stage, generation, attempt,
        outcome, error, started_at, finished_at, duration_ms, provider, model, cost_cents, units)
@@ -163,6 +168,7 @@ export async function startStageWorker<K extends EventType>(
   const input = STAGE_INPUT[stage];
   await provisionStage(opts.nats, stage, opts);
   const logger = opts.logger.child({ stage });
+  const clock = opts.clock ?? systemClock;
   const watchdog =
     opts.watchdog === false
       ? null
@@ -171,6 +177,7 @@ export async function startStageWorker<K extends EventType>(
           stage,
           logger: opts.logger,
           replicas: opts.streamReplicas,
+          clock,
         });
 
   const worker = await startConsumer<EventOf<K>>({
@@ -195,7 +202,8 @@ export async function startStageWorker<K extends EventType>(
         report_id: event.report_id,
         target_id: event.target_id,
       });
-      const startedAt = new Date();
+      const startedAt = clock.now();
+      const started = performance.now();
       trace.getActiveSpan()?.setAttributes({
         stage,
         'tenant.id': event.tenant_id,
@@ -205,7 +213,12 @@ export async function startStageWorker<K extends EventType>(
       });
       await publishEvent(
         opts.nats.js,
-        newEvent('StageStarted', causedBy(event), { stage, attempt: delivery.deliveryCount }),
+        newEvent(
+          'StageStarted',
+          causedBy(event),
+          { stage, attempt: delivery.deliveryCount },
+          clock,
+        ),
         stageMessageId(
           event.target_id,
           stage,
@@ -226,7 +239,7 @@ export async function startStageWorker<K extends EventType>(
       const usage = result.outcome === 'skipped' ? undefined : result.usage;
       stageDuration.observe(
         { stage, outcome: result.outcome },
-        (Date.now() - startedAt.getTime()) / 1000,
+        (performance.now() - started) / 1000,
       );
       if (usage?.provider) {
         recordProviderUsage({
@@ -244,19 +257,25 @@ export async function startStageWorker<K extends EventType>(
         result.outcome,
         reason,
         startedAt,
+        clock.now(),
         usage,
       ).catch((error: unknown) =>
         log.warn({ err: (error as Error).message }, 'could not record stage run'),
       );
       if (result.outcome === 'done') {
-        const output = newEvent(result.emit.type, causedBy(event), result.emit.data as never);
+        const output = newEvent(
+          result.emit.type,
+          causedBy(event),
+          result.emit.data as never,
+          clock,
+        );
         await publishEvent(
           opts.nats.js,
           output,
           stageMessageId(event.target_id, stage, event.generation),
         );
         log.info(
-          { duration_ms: Date.now() - startedAt.getTime(), emitted: output.type },
+          { duration_ms: Math.round(performance.now() - started), emitted: output.type },
           'stage done',
         );
         return { outcome: 'done' };
@@ -268,11 +287,12 @@ export async function startStageWorker<K extends EventType>(
       stageFailures.inc({ stage, source: 'handler' });
       await publishEvent(
         opts.nats.js,
-        newEvent('StageFailed', causedBy(event), {
-          stage,
-          error: reason,
-          attempts: delivery.deliveryCount,
-        }),
+        newEvent(
+          'StageFailed',
+          causedBy(event),
+          { stage, error: reason, attempts: delivery.deliveryCount },
+          clock,
+        ),
         stageMessageId(event.target_id, stage, event.generation, 'failed'),
       );
     },

@@ -1,3 +1,4 @@
+import type { Clock } from '../time/clock.js';
 import { context } from '@opentelemetry/api';
 import { z } from 'zod';
 import {
@@ -65,6 +66,8 @@ export async function startStageWatchdog(opts: {
   stage: Stage;
   logger: Logger;
   replicas?: number;
+  /** Stamps the StageFailed events. Default the system clock. */
+  clock?: Clock;
 }): Promise<ConsumerHandle> {
   const { nats, stage } = opts;
   const input = STAGE_INPUT[stage];
@@ -109,11 +112,12 @@ export async function startStageWatchdog(opts: {
           const reason = exhaustedDeliveriesReason(advisory.deliveries);
           const published = await publishEvent(
             nats.js,
-            newEvent('StageFailed', causedBy(event), {
-              stage,
-              error: reason,
-              attempts: advisory.deliveries,
-            }),
+            newEvent(
+              'StageFailed',
+              causedBy(event),
+              { stage, error: reason, attempts: advisory.deliveries },
+              opts.clock,
+            ),
             stageMessageId(event.target_id, stage, event.generation, 'failed'),
           );
           if (!published.duplicate) stageFailures.inc({ stage, source: 'max_deliveries' });

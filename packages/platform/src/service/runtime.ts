@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../time/clock.js';
 import type { Logger } from 'pino';
 import { loadConfig, objectStoreUrl, type Config } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
@@ -37,6 +38,8 @@ export interface ServiceRuntime {
   pool: Pool;
   nats: Nats;
   objectStore: ObjectStore;
+  /** The wall clock every part of the service reads (docs/adr/125-one-clock.md). */
+  clock: Clock;
 }
 
 export async function createRuntime(
@@ -64,7 +67,7 @@ export async function createRuntime(
     s3Region: config.S3_REGION,
   });
   await objectStore.ensureReady();
-  return { name, config, logger, pool, nats, objectStore };
+  return { name, config, logger, pool, nats, objectStore, clock: systemClock };
 }
 
 /**
@@ -112,7 +115,7 @@ export function runService(
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      const started = Date.now();
+      const started = performance.now();
       rt.logger.info({ signal }, 'shutting down');
       ops?.markStopping();
       const deadline = setTimeout(() => {
@@ -136,7 +139,7 @@ export function runService(
         rt.logger.error({ err: error }, 'unclean shutdown');
         process.exit(1);
       }
-      rt.logger.info({ shutdown_ms: Date.now() - started }, 'stopped');
+      rt.logger.info({ shutdown_ms: Math.round(performance.now() - started) }, 'stopped');
       process.exit(0);
     };
     process.once('SIGTERM', () => void shutdown('SIGTERM'));

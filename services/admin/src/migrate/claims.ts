@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   AppError,
   stageMessageId,
@@ -17,18 +17,37 @@ import {
   publishEvent,
   legacyOriginalKey,
   withTransaction,
+  type Clock,
   type Logger,
   type Nats,
   type ObjectStore,
   type Pool,
   type PoolClient,
 } from '@reports/platform';
+import {
+  claimedReportIds,
+  claimedReports,
+  countClaimReports,
+  deleteReports,
+  ensurePersonalTenant,
+  findClaim,
+  insertClaim,
+  insertImportedReport,
+  legacyReportsOf,
+  lockClaim,
+  markClaimed,
+  markReversed,
+  migrateStatsRow,
+  unprocessedReports,
+  type LegacyRow,
+} from './store.js';
 
 export interface ClaimDeps {
   pool: Pool;
   nats: Nats;
   objectStore: ObjectStore;
   logger: Logger;
+  clock: Clock;
 }
 
 const NO_CLAIM = 'no claim is ready for this account';
@@ -39,57 +58,29 @@ export function claimEmail(email: string | null | undefined): string | null {
   return e ? e : null;
 }
 
-async function count(db: Pool | PoolClient, sql: string, args: unknown[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(sql, args);
-  return rows[0]?.n ?? 0;
-}
-
-const LEGACY_COUNT = 'SELECT count(*)::int AS n FROM legacy_reports WHERE owner_email = $1';
-const CLAIMED_COUNT = 'SELECT count(*)::int AS n FROM legacy_claimed_reports WHERE email = $1';
-
 /** `GET /migrate/status`: none, ready (with the v1 reports waiting) or claimed (with those imported). */
 export async function migrateStatus(pool: Pool, caller: MigrateCaller): Promise<MigrateStatus> {
   const email = claimEmail(caller.email);
   if (!email) return { status: 'none', reports: 0, claimed_at: null };
-  const { rows } = await pool.query<{ status: 'ready' | 'claimed'; claimed_at: Date | null }>(
-    'SELECT status, claimed_at FROM legacy_claims WHERE email = $1',
-    [email],
-  );
-  const claim = rows[0];
+  const claim = await findClaim(pool, email);
   if (!claim) return { status: 'none', reports: 0, claimed_at: null };
   return {
     status: claim.status,
-    reports: await count(pool, claim.status === 'claimed' ? CLAIMED_COUNT : LEGACY_COUNT, [email]),
+    reports: await countClaimReports(pool, email, claim.status),
     claimed_at: claim.claimed_at?.toISOString() ?? null,
   };
 }
 
 /** `POST /admin/migrate/preauth`: makes the email's claim ready; a second call changes nothing. */
 export async function preauthorize(pool: Pool, req: PreauthRequest): Promise<PreauthResult> {
-  const inserted = await pool.query(
-    'INSERT INTO legacy_claims (email) VALUES ($1) ON CONFLICT (email) DO NOTHING',
-    [req.email],
-  );
-  const { rows } = await pool.query<{ status: 'ready' | 'claimed' }>(
-    'SELECT status FROM legacy_claims WHERE email = $1',
-    [req.email],
-  );
-  const status = rows[0]?.status ?? 'ready';
+  const created = await insertClaim(pool, req.email);
+  const status = (await findClaim(pool, req.email))?.status ?? 'ready';
   return {
     email: req.email,
     status,
-    reports: await count(pool, status === 'claimed' ? CLAIMED_COUNT : LEGACY_COUNT, [req.email]),
-    created: (inserted.rowCount ?? 0) > 0,
+    reports: await countClaimReports(pool, req.email, status),
+    created,
   };
-}
-
-interface LegacyRow {
-  id: string;
-  title: string | null;
-  filename: string | null;
-  clean_text: string;
-  metadata: Record<string, unknown>;
-  created_at: Date;
 }
 
 /**
@@ -118,36 +109,7 @@ async function importLegacyReport(
     page_count: null,
     legacy: { id: legacy.id, created_at: legacy.created_at.toISOString(), ...legacy.metadata },
   };
-  await client.query(
-    `INSERT INTO reports (id, tenant_id, created_by, report_version, filename, title, content_type, document_kind,
-       size_bytes, sha256, object_key, parsed_markdown, clean_text, parsed_metadata, created_at)
-     VALUES ($1, $2, $3, 1, $4, $5, 'text/markdown', 'legacy', $6, $7, $8, $9, $9, $10, $11)`,
-    [
-      id,
-      owner.tenant_id,
-      owner.user_id,
-      legacy.filename?.trim() || 'legacy-report.md',
-      legacy.title,
-      bytes.length,
-      createHash('sha256').update(bytes).digest('hex'),
-      objectKey,
-      legacy.clean_text,
-      JSON.stringify(metadata),
-      legacy.created_at,
-    ],
-  );
-  for (const s of sections) {
-    await client.query(
-      `INSERT INTO sections (id, tenant_id, report_id, attachment_id, target_id, section_name, section_slug, level,
-         order_in_doc, page_start, page_end, markdown)
-       VALUES ($1, $2, $3, NULL, $3, $4, $5, $6, $7, NULL, NULL, $8)`,
-      [randomUUID(), owner.tenant_id, id, s.name, s.slug, s.level, s.order, s.markdown],
-    );
-  }
-  await client.query(
-    `INSERT INTO legacy_claimed_reports (legacy_report_id, report_id, email, tenant_id) VALUES ($1, $2, $3, $4)`,
-    [legacy.id, id, owner.email, owner.tenant_id],
-  );
+  await insertImportedReport(client, { id, legacy, owner, bytes, objectKey, metadata, sections });
   return id;
 }
 
@@ -159,12 +121,7 @@ async function importLegacyReport(
  */
 async function queueForProcessing(deps: ClaimDeps, reportIds: string[]): Promise<void> {
   if (reportIds.length === 0) return;
-  const { rows } = await deps.pool.query<{ id: string; tenant_id: string; sections: number }>(
-    `SELECT r.id, r.tenant_id, (SELECT count(*)::int FROM sections s WHERE s.target_id = r.id) AS sections
-       FROM reports r WHERE r.id = ANY($1::uuid[]) AND r.status = 'uploaded'`,
-    [reportIds],
-  );
-  for (const r of rows) {
+  for (const r of await unprocessedReports(deps.pool, reportIds)) {
     const event = newEvent(
       'ReportParsed',
       {
@@ -177,6 +134,7 @@ async function queueForProcessing(deps: ClaimDeps, reportIds: string[]): Promise
         causation_id: null,
       },
       { sections: r.sections, figures: 0, tables: 0, pages: null, cost_cents: 0 },
+      deps.clock,
     );
     await publishEvent(deps.nats.js, event, stageMessageId(r.id, 'parse', 1));
   }
@@ -191,31 +149,12 @@ export async function claim(deps: ClaimDeps, caller: MigrateCaller): Promise<Cla
   const email = claimEmail(caller.email);
   if (!email) throw new AppError('not_found', NO_CLAIM);
   const outcome = await withTransaction(deps.pool, async (client) => {
-    const { rows } = await client.query<{ status: 'ready' | 'claimed' }>(
-      'SELECT status FROM legacy_claims WHERE email = $1 FOR UPDATE',
-      [email],
-    );
-    const state = rows[0];
+    const state = await lockClaim(client, email);
     if (!state) throw new AppError('not_found', NO_CLAIM);
-    if (state.status === 'claimed') {
-      const { rows: claimed } = await client.query<{ report_id: string }>(
-        'SELECT report_id FROM legacy_claimed_reports WHERE email = $1 ORDER BY claimed_at, report_id',
-        [email],
-      );
-      return { already: true, ids: claimed.map((r) => r.report_id) };
-    }
-    // Tenants of an external identity provider exist here only once they store something.
-    await client.query(
-      `INSERT INTO tenants (id, name, kind) VALUES ($1, $2, 'personal') ON CONFLICT (id) DO NOTHING`,
-      [caller.tenant_id, email],
-    );
-    const { rows: legacy } = await client.query<LegacyRow>(
-      `SELECT id, title, filename, clean_text, metadata, created_at FROM legacy_reports
-        WHERE owner_email = $1 ORDER BY created_at, id`,
-      [email],
-    );
+    if (state === 'claimed') return { already: true, ids: await claimedReportIds(client, email) };
+    await ensurePersonalTenant(client, caller.tenant_id, email);
     const ids: string[] = [];
-    for (const row of legacy) {
+    for (const row of await legacyReportsOf(client, email)) {
       ids.push(
         await importLegacyReport(client, deps.objectStore, row, {
           user_id: caller.user_id,
@@ -224,11 +163,7 @@ export async function claim(deps: ClaimDeps, caller: MigrateCaller): Promise<Cla
         }),
       );
     }
-    await client.query(
-      `UPDATE legacy_claims SET status = 'claimed', claimed_at = now(), claimed_by = $2, tenant_id = $3
-        WHERE email = $1`,
-      [email, caller.user_id, caller.tenant_id],
-    );
+    await markClaimed(client, email, caller);
     return { already: false, ids };
   });
   try {
@@ -259,29 +194,15 @@ export async function reverseClaim(
   req: ReverseClaimRequest,
 ): Promise<ReverseClaimResult> {
   const removed = await withTransaction(deps.pool, async (client) => {
-    const { rows } = await client.query<{ status: 'ready' | 'claimed' }>(
-      'SELECT status FROM legacy_claims WHERE email = $1 FOR UPDATE',
-      [req.email],
-    );
-    const state = rows[0];
+    const state = await lockClaim(client, req.email);
     if (!state) throw new AppError('not_found', 'this email is not pre-authorised');
-    if (state.status !== 'claimed')
-      throw new AppError('conflict', 'this email has no claim to undo');
-    const { rows: reports } = await client.query<{ id: string; object_key: string }>(
-      `SELECT r.id, r.object_key FROM legacy_claimed_reports l JOIN reports r ON r.id = l.report_id
-        WHERE l.email = $1`,
-      [req.email],
-    );
-    await client.query('DELETE FROM reports WHERE id = ANY($1::uuid[])', [
+    if (state !== 'claimed') throw new AppError('conflict', 'this email has no claim to undo');
+    const reports = await claimedReports(client, req.email);
+    await deleteReports(
+      client,
       reports.map((r) => r.id),
-    ]);
-    await client.query(
-      `UPDATE legacy_claims
-          SET status = 'ready', claimed_at = NULL, claimed_by = NULL, tenant_id = NULL,
-              reversals = reversals + 1, last_reversed_at = now()
-        WHERE email = $1`,
-      [req.email],
     );
+    await markReversed(client, req.email);
     return reports;
   });
   // The stored originals were written by the claim; nothing else refers to them now.
@@ -296,21 +217,6 @@ export async function reverseClaim(
 }
 
 /** `GET /admin/migrate/stats`. */
-export async function migrateStats(pool: Pool): Promise<MigrateStats> {
-  const { rows } = await pool.query<MigrateStats>(
-    `SELECT
-       (SELECT count(*)::int FROM legacy_reports) AS legacy_reports,
-       (SELECT count(DISTINCT owner_email)::int FROM legacy_reports) AS legacy_owners,
-       (SELECT count(*)::int FROM legacy_claims) AS preauthorized,
-       (SELECT count(*)::int FROM legacy_claims WHERE status = 'ready') AS ready,
-       (SELECT count(*)::int FROM legacy_claims WHERE status = 'claimed') AS claimed,
-       (SELECT count(*)::int FROM legacy_claims WHERE reversals > 0) AS reversed,
-       (SELECT count(*)::int FROM legacy_claimed_reports) AS claimed_reports,
-       (SELECT count(*)::int FROM legacy_claimed_reports l JOIN reports r ON r.id = l.report_id
-         WHERE r.status = 'ready') AS claimed_reports_ready,
-       (SELECT count(*)::int FROM legacy_reports lr
-         WHERE NOT EXISTS (SELECT 1 FROM legacy_claims c WHERE c.email = lr.owner_email AND c.status = 'claimed'))
-         AS unclaimed_reports`,
-  );
-  return rows[0]!;
+export function migrateStats(pool: Pool): Promise<MigrateStats> {
+  return migrateStatsRow(pool);
 }

@@ -36,13 +36,13 @@ export function streamPublisher(
   heartbeatMs: number,
 ): TurnSink & { close(): void } {
   let seq = 0;
-  let last = Date.now();
+  let last = performance.now();
   const publish = (message: Unsequenced) => {
     nc.publish(subject, JSON.stringify({ seq: seq++, ...message }));
-    last = Date.now();
+    last = performance.now();
   };
   const timer = setInterval(() => {
-    if (Date.now() - last >= heartbeatMs * 0.9) publish({ type: 'heartbeat' });
+    if (performance.now() - last >= heartbeatMs * 0.9) publish({ type: 'heartbeat' });
   }, heartbeatMs);
   return {
     start: (data) => publish({ type: 'start', data }),

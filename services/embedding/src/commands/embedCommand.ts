@@ -8,6 +8,7 @@ import {
   ensureDurableConsumer,
   provisionCommandsStream,
   startConsumer,
+  systemClock,
   type ConsumerHandle,
   type StageWorkerOptions,
 } from '@reports/platform';
@@ -35,6 +36,7 @@ export async function startEmbedCommands(
     maxAckPending: Math.max(opts.concurrency * 4, 16),
   });
   const logger = opts.logger.child({ consumer: EMBED_COMMAND_DURABLE });
+  const clock = opts.clock ?? systemClock;
   return startConsumer({
     js: opts.nats.js,
     stream: COMMANDS_STREAM,
@@ -46,7 +48,7 @@ export async function startEmbedCommands(
     logger,
     decode: (msg) => EmbedTargetRequested.parse(msg.json()),
     async handle(command, ctx) {
-      const startedAt = new Date();
+      const startedAt = clock.now();
       const outcome = await embedTarget(deps, command, ctx.signal);
       if (!outcome.written) return { outcome: 'skipped', reason: 'target deleted' };
       const generation = await recordEmbeddingOutcome(deps.pool, command, outcome);
@@ -54,6 +56,7 @@ export async function startEmbedCommands(
         generation,
         attempt: ctx.deliveryCount,
         startedAt,
+        finishedAt: clock.now(),
         provider: deps.embedder?.provider ?? 'none',
         outcome,
       });

@@ -197,11 +197,12 @@ export async function recordCommandRun(
     generation: number;
     attempt: number;
     startedAt: Date;
+    finishedAt: Date;
     provider: string;
     outcome: CommandOutcome;
   },
 ): Promise<void> {
-  const finishedAt = new Date();
+  const { finishedAt } = run;
   await pool.query(
     `INSERT INTO stage_runs (id, tenant_id, report_id, target_kind, target_id, stage, generation, attempt,
        outcome, error, started_at, finished_at, duration_ms, provider, model, cost_cents, units)

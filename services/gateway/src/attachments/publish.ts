@@ -3,6 +3,7 @@ import {
   awaitNatsConnected,
   newEvent,
   publishEvent,
+  type Clock,
   type Nats,
   type ObjectStore,
   type Pool,
@@ -19,7 +20,7 @@ import { deleteAttachmentRow } from './store.js';
  * answer is 503: nothing is accepted that the pipeline does not have.
  */
 export async function publishAttachmentUploaded(
-  deps: { nats: Nats; pool: Pool; objectStore: ObjectStore; log: FastifyBaseLogger },
+  deps: { nats: Nats; pool: Pool; objectStore: ObjectStore; clock: Clock; log: FastifyBaseLogger },
   tenantId: string,
   attachment: Attachment,
   upload: StoredUpload,
@@ -43,6 +44,7 @@ export async function publishAttachmentUploaded(
       sha256: upload.sha256,
       title: null,
     },
+    deps.clock,
   );
   try {
     await awaitNatsConnected(deps.nats.nc, 'the processing queue');

@@ -1,3 +1,4 @@
+import { systemClock } from '@reports/platform';
 import { z } from 'zod';
 import { AppError } from '@reports/contracts';
 import type { AuthUser } from './types.js';
@@ -30,7 +31,7 @@ export type AccessClaims = z.infer<typeof AccessClaims>;
 export function userFromClaims(
   payload: Record<string, unknown>,
   token: string,
-  now: number = Math.floor(Date.now() / 1000),
+  now: number = systemClock.nowSeconds(),
   maxLifetimeSeconds: number = DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
 ): AuthUser {
   const parsed = AccessClaims.safeParse(payload);

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@reports/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { AppError, type MeResponse, type TokenResponse } from '@reports/contracts';
@@ -72,6 +73,8 @@ export interface IssuerOptions {
   publicUrl: string;
   /** Base URL of the web app whose confirm route sign-in links open (AUTH_SITE_URL); else publicUrl. */
   siteUrl?: string;
+  /** Stamps `iat` and `exp`. Default the system clock. */
+  clock?: Clock;
 }
 
 /** Who a partner's verified token names: its issuer, subject and (unverified by us) email. */
@@ -103,7 +106,7 @@ export function createIssuer(options: IssuerOptions): Issuer {
   const { pool, keys } = options;
 
   async function accessToken(profile: ProfileRow): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = (options.clock ?? systemClock).nowSeconds();
     return new SignJWT({
       ...(profile.email !== null ? { email: profile.email } : {}),
       role: 'authenticated',

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@reports/platform';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { importSPKI, jwtVerify, type CryptoKey } from 'jose';
@@ -17,6 +18,8 @@ export interface PartnerJwtSettings {
   publicKeyPem: string;
   audience: string;
   issuer: string;
+  /** The time `exp`, `nbf` and `iat` are checked against. Default the system clock. */
+  clock?: Clock;
 }
 
 export interface PartnerVerifier {
@@ -44,6 +47,7 @@ export async function createPartnerVerifier(
     );
   }
   const invalid = () => new AppError('unauthorized', 'invalid partner token');
+  const clock = settings.clock ?? systemClock;
   return {
     async verify(jwt) {
       let payload;
@@ -54,6 +58,7 @@ export async function createPartnerVerifier(
           issuer: settings.issuer,
           requiredClaims: ['exp', 'iat', 'sub', 'aud', 'iss'],
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          currentDate: clock.now(),
         }));
       } catch {
         throw invalid();
@@ -61,7 +66,7 @@ export async function createPartnerVerifier(
       const { exp, iat, sub, iss } = payload;
       if (typeof exp !== 'number' || typeof iat !== 'number' || !sub || !iss) throw invalid();
       if (exp - iat > PARTNER_JWT_MAX_LIFETIME_SECONDS) throw invalid();
-      if (iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw invalid();
+      if (iat > clock.nowMs() / 1000 + CLOCK_TOLERANCE_SECONDS) throw invalid();
       const email = typeof payload.email === 'string' && payload.email ? payload.email : null;
       return { issuer: iss, subject: sub, email };
     },

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/rate-limit';
 import { AppError, isAppError } from '@reports/contracts';
-import { builtinIssuerEnabled, type Config, type Pool } from '@reports/platform';
+import { builtinIssuerEnabled, type Clock, type Config, type Pool } from '@reports/platform';
 import { createIssuer, type Issuer } from './issuer.js';
 import { loadIssuerKeys } from './keys.js';
 import { registerMeRoute } from './me.js';
@@ -23,6 +23,7 @@ export interface AuthPluginOptions {
   pool: Pool;
   /** Base URL people reach the gateway at (sign-in links, default issuer id). */
   publicUrl: string;
+  clock: Clock;
 }
 
 /** `iss` of the built-in issuer's tokens unless AUTH_ISSUER names one. */
@@ -31,7 +32,7 @@ export function builtinIssuerId(config: Config, publicUrl: string): string {
 }
 
 async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<void> {
-  const { config, pool } = options;
+  const { config, pool, clock } = options;
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const audience = config.AUTH_AUDIENCE;
 
@@ -44,6 +45,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       issuer: builtinIssuerId(config, publicUrl),
       publicUrl,
       siteUrl: config.AUTH_SITE_URL,
+      clock,
     });
   }
 
@@ -54,6 +56,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       issuer: config.AUTH_ISSUER,
       audience,
       maxLifetimeSeconds: config.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
+      clock,
     });
   } else if (issuer) {
     // The issuer's own keys, in-process: no HTTP round trip to our own JWKS.
@@ -62,6 +65,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
       issuer: builtinIssuerId(config, publicUrl),
       audience,
       maxLifetimeSeconds: config.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
+      clock,
     });
   } else {
     throw new Error(
@@ -105,6 +109,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions): Promise<v
           publicKeyPem: partnerKey,
           audience: config.PARTNER_JWT_AUDIENCE,
           issuer: config.PARTNER_JWT_ISSUER,
+          clock,
         })
       : null;
   registerPartnerExchangeRoute(app, partnerVerifier, issuer);

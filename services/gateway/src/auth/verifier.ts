@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@reports/platform';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '@reports/contracts';
 import { userFromClaims } from './claims.js';
@@ -21,6 +22,8 @@ export interface TokenVerifierOptions {
   audience: string;
   /** Longest lifetime accepted (AUTH_MAX_TOKEN_LIFETIME_SECONDS). */
   maxLifetimeSeconds?: number;
+  /** The time `exp`, `nbf` and `iat` are checked against. Default the system clock. */
+  clock?: Clock;
 }
 
 export interface TokenVerifier {
@@ -57,6 +60,7 @@ function reason(error: unknown): string {
 }
 
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const clock = options.clock ?? systemClock;
   const keys: JWTVerifyGetKey =
     typeof options.jwks === 'function'
       ? options.jwks
@@ -75,16 +79,12 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
           audience: options.audience,
           ...(options.issuer !== undefined ? { issuer: options.issuer } : {}),
           requiredClaims: ['exp', 'iat', 'sub'],
+          currentDate: clock.now(),
         }));
       } catch (error) {
         throw new AppError('unauthorized', reason(error), { cause: error });
       }
-      return userFromClaims(
-        payload,
-        token,
-        Math.floor(Date.now() / 1000),
-        options.maxLifetimeSeconds,
-      );
+      return userFromClaims(payload, token, clock.nowSeconds(), options.maxLifetimeSeconds);
     },
   };
 }

@@ -54,7 +54,7 @@ export async function openTurn(
   const queue: ChatStreamMessage[] = [];
   let waiting: { resolve: () => void } | null = null;
   let expected = 0;
-  let lastSeen = Date.now();
+  let lastSeen = performance.now();
   let closed = false;
   const sub = nc.subscribe(inbox, {
     callback: (error, msg) => {
@@ -64,7 +64,7 @@ export async function openTurn(
       } catch {
         return; // a message this gateway cannot read: the sequence check reports the gap
       }
-      lastSeen = Date.now();
+      lastSeen = performance.now();
       waiting?.resolve();
     },
   });
@@ -108,7 +108,7 @@ export async function openTurn(
       body.error.detail,
     );
   }
-  lastSeen = Date.now();
+  lastSeen = performance.now();
 
   return {
     turnId,
@@ -126,7 +126,7 @@ export async function openTurn(
           return message;
         }
         if (closed) throw new AppError('chat_interrupted', 'the answer stream was closed');
-        const left = opts.silenceMs - (Date.now() - lastSeen);
+        const left = opts.silenceMs - (performance.now() - lastSeen);
         if (left <= 0)
           throw new AppError(
             'chat_interrupted',

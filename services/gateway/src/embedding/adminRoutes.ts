@@ -50,7 +50,7 @@ export async function embeddingAdminRoutes(
         id: randomUUID(),
         type: 'EmbedTargetRequested',
         version: 1,
-        requested_at: new Date().toISOString(),
+        requested_at: deps.clock.now().toISOString(),
         tenant_id: target.tenant_id,
         report_id: target.report_id,
         target_kind,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Config, Logger, ObjectStore } from '@reports/platform';
+import type { Clock, Config, Logger, ObjectStore } from '@reports/platform';
 import { localFileUrl } from './signing.js';
 
 /** An expiring link to a stored object, for a browser to fetch without credentials. */
@@ -35,9 +35,9 @@ export function createFileLinks(opts: {
   /** Base URL people reach this gateway at (PUBLIC_URL). */
   publicUrl: string;
   secret: Buffer;
-  now?: () => number;
+  clock: Clock;
 }): FileLinks {
-  const now = opts.now ?? Date.now;
+  const now = () => opts.clock.nowMs();
   return {
     secret: opts.secret,
     async signedUrl(key, ttlSeconds) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, ErrorBody } from '@reports/contracts';
-import { validateObjectKey, type ObjectStore } from '@reports/platform';
+import { validateObjectKey, type Clock, type ObjectStore } from '@reports/platform';
 import { SERVABLE_PREFIX, checkFileLink } from './signing.js';
 import { LIMITS } from '../limits/rateLimit.js';
 
@@ -23,7 +23,7 @@ function servableKey(key: string): boolean {
  */
 export async function fileRoutes(
   fastify: FastifyInstance,
-  { objectStore, secret }: { objectStore: ObjectStore; secret: Buffer },
+  { objectStore, secret, clock }: { objectStore: ObjectStore; secret: Buffer; clock: Clock },
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
@@ -48,7 +48,7 @@ export async function fileRoutes(
         key,
         request.query.expires,
         request.query.sig,
-        Math.floor(Date.now() / 1000),
+        clock.nowSeconds(),
       );
       if (check !== 'ok') {
         throw new AppError(
@@ -58,7 +58,7 @@ export async function fileRoutes(
       }
       const info = await objectStore.stat(key);
       if (!info) throw new AppError('not_found');
-      const remaining = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
+      const remaining = Math.max(0, Number(request.query.expires) - clock.nowSeconds());
       const body = await objectStore.get(key);
       return (
         reply

@@ -20,8 +20,9 @@ export async function folderRoutes(
     objectStore: deps.objectStore,
     publicUrl: deps.publicUrl,
     secret,
+    clock: deps.clock,
   });
-  await fastify.register(fileRoutes, { objectStore: deps.objectStore, secret });
+  await fastify.register(fileRoutes, { objectStore: deps.objectStore, secret, clock: deps.clock });
   await fastify.register(figureRoutes, {
     pool: deps.pool,
     links,

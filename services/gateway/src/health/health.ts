@@ -5,7 +5,7 @@ import { isNatsConnected } from '@reports/platform';
 import type { GatewayDeps } from '../deps.js';
 
 async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<DependencyState> {
-  const started = Date.now();
+  const started = performance.now();
   try {
     await Promise.race([
       check(),
@@ -13,9 +13,13 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<D
         setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs).unref(),
       ),
     ]);
-    return { status: 'up', latency_ms: Date.now() - started };
+    return { status: 'up', latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { status: 'down', latency_ms: Date.now() - started, error: (error as Error).message };
+    return {
+      status: 'down',
+      latency_ms: Math.round(performance.now() - started),
+      error: (error as Error).message,
+    };
   }
 }
 

@@ -46,7 +46,7 @@ export async function recordUpload(
 
 /** Publishes `ReportUploaded`; when that fails the record and object are removed and the answer is 503. */
 export async function submitUpload(
-  deps: Pick<GatewayDeps, 'objectStore' | 'pool' | 'nats'>,
+  deps: Pick<GatewayDeps, 'objectStore' | 'pool' | 'nats' | 'clock'>,
   user: AuthUser,
   recorded: RecordedUpload,
   log: FastifyRequest['log'],
@@ -71,6 +71,7 @@ export async function submitUpload(
       sha256: upload.sha256,
       title,
     },
+    deps.clock,
   );
   try {
     await awaitNatsConnected(deps.nats.nc, 'the processing queue');

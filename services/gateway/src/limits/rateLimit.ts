@@ -54,10 +54,10 @@ export async function registerRateLimit(
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    let lastWarning = 0;
+    let lastWarning = -Infinity;
     redis.on('error', (error: Error) => {
-      if (Date.now() - lastWarning < 30_000) return;
-      lastWarning = Date.now();
+      if (performance.now() - lastWarning < 30_000) return;
+      lastWarning = performance.now();
       logger.warn({ err: error.message }, 'rate-limit store (Redis) unavailable; not limiting');
     });
     const client = redis;

@@ -45,14 +45,14 @@ export function watchReport(
   });
   return {
     async settle(timeoutMs, signal) {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = performance.now() + timeoutMs;
       for (;;) {
         sawEvent = false;
         const status = await findStatus(pool, tenantId, reportId);
         if (!status) return { kind: 'gone' };
         if (status.status === 'ready' || status.status === 'failed')
           return { kind: 'settled', status };
-        const left = deadline - Date.now();
+        const left = deadline - performance.now();
         if (left <= 0 || signal.aborted) return { kind: 'timeout', status };
         if (sawEvent) {
           // An event arrived while reading: look again soon rather than sleep a full idle period.

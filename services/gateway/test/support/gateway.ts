@@ -8,6 +8,7 @@ import {
   connectNats,
   createObjectStore,
   loadConfig,
+  systemClock,
   provisionReportsStream,
   type Nats,
   type ObjectStore,
@@ -82,6 +83,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     nats,
     objectStore,
     publicUrl: 'http://gateway.test',
+    clock: systemClock,
   });
   await app.ready();
 

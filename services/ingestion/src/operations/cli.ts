@@ -76,14 +76,14 @@ async function main(argv: string[]): Promise<number> {
       case 'replay': {
         pool = createPool(config.DATABASE_URL, 2);
         const scope = { tenant: values.tenant, report: values.report };
-        const started = Date.now();
+        const started = performance.now();
         const result = await replayProjection(nats, pool, scope, (line) =>
           process.stderr.write(`${line}\n`),
         );
         const counts = await statusCounts(pool, scope);
         out(
           `replayed ${result.events} events (stream seq ${result.firstSeq ?? '-'}..${result.lastSeq ?? '-'}) ` +
-            `onto ${result.reset.report} reports and ${result.reset.attachment} attachments in ${Date.now() - started} ms: ` +
+            `onto ${result.reset.report} reports and ${result.reset.attachment} attachments in ${Math.round(performance.now() - started)} ms: ` +
             `${result.applied} applied, ${result.missing} of deleted targets, ${result.unreadable} unreadable`,
         );
         out(

@@ -1,3 +1,4 @@
+import { systemClock } from '@reports/platform';
 import { EventType, REPORTS_SUBJECTS, type PipelineEvent } from '@reports/contracts';
 
 /** What `events tail` shows: every filter is optional. */
@@ -13,7 +14,7 @@ export interface TailFilter {
  * Parses `--since`: a duration back from `now` (`90s`, `15m`, `2h`, `7d`, combined as
  * `1h30m`) or an ISO 8601 time. Throws with a message naming the accepted forms.
  */
-export function parseSince(text: string, now: Date = new Date()): Date {
+export function parseSince(text: string, now: Date = systemClock.now()): Date {
   const trimmed = text.trim();
   const duration = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(trimmed);
   if (duration && trimmed !== '') {

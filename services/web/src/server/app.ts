@@ -20,7 +20,15 @@ export interface WebAppOptions {
   /** Directory of the built client (index.html, embed.html, assets/). */
   staticDir: string;
   gateway?: GatewayClient;
+  /**
+   * The wall clock session expiry is judged by; the shape of the backend's `Clock`
+   * (docs/adr/125-one-clock.md). The web server depends on no backend package, so its default
+   * is its own system clock.
+   */
+  clock?: { nowSeconds(): number };
 }
+
+const systemClock = { nowSeconds: () => Math.floor(Date.now() / 1000) };
 
 /** What a page gets from the server, as JSON in `<script id="boot">`. */
 export interface Boot {
@@ -141,7 +149,7 @@ export async function buildWebApp(options: WebAppOptions): Promise<FastifyInstan
   ): Promise<SessionState | null> {
     const access = request.cookies[ACCESS_COOKIE];
     const refresh = request.cookies[REFRESH_COOKIE];
-    const now = Math.floor(Date.now() / 1000);
+    const now = (options.clock ?? systemClock).nowSeconds();
     if (access && !needsRefresh(access, now))
       return { accessToken: access, email: jwtEmail(access) };
     if (!refresh) return null;
