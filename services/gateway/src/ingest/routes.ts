@@ -20,17 +20,9 @@ import { LIMITS } from '../limits/rateLimit.js';
 const errors = { 401: ErrorBody, 404: ErrorBody };
 const security = [{ bearerAuth: [] }];
 
-export async function ingestRoutes(
-  fastify: FastifyInstance,
-  { deps }: { deps: GatewayDeps },
-): Promise<void> {
+/** `POST /ingest`. */
+function uploadRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // Realtime channels in progress: ended on shutdown so the server can close.
-  const openChannels = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const close of [...openChannels]) close();
-  });
-
   app.post(
     '/ingest',
     {
@@ -69,7 +61,11 @@ export async function ingestRoutes(
       });
     },
   );
+}
 
+/** `GET /ingest/:report_id/status`. */
+function statusRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/ingest/:report_id/status',
     {
@@ -89,7 +85,11 @@ export async function ingestRoutes(
       return status;
     },
   );
+}
 
+/** `GET /ingest/:report_id/sections`. */
+function sectionsRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/ingest/:report_id/sections',
     {
@@ -110,7 +110,15 @@ export async function ingestRoutes(
       return listSections(deps.pool, user.tenant_id, request.params.report_id);
     },
   );
+}
 
+/** `GET /ingest/:report_id/events`. */
+function eventsRoute(
+  fastify: FastifyInstance,
+  deps: GatewayDeps,
+  openChannels: Set<() => void>,
+): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/ingest/:report_id/events',
     {
@@ -149,7 +157,11 @@ export async function ingestRoutes(
       });
     },
   );
+}
 
+/** `DELETE /ingest/:report_id`. */
+function deleteRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.delete(
     '/ingest/:report_id',
     {
@@ -176,4 +188,22 @@ export async function ingestRoutes(
       return { id: reportId, deleted: true as const };
     },
   );
+}
+
+export async function ingestRoutes(
+  fastify: FastifyInstance,
+  { deps }: { deps: GatewayDeps },
+): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Realtime channels in progress: ended on shutdown so the server can close.
+  const openChannels = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of [...openChannels]) close();
+  });
+
+  uploadRoute(fastify, deps);
+  statusRoute(fastify, deps);
+  sectionsRoute(fastify, deps);
+  eventsRoute(fastify, deps, openChannels);
+  deleteRoute(fastify, deps);
 }

@@ -24,19 +24,9 @@ const errors = { 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const TAGS = ['reports'];
 const REPORT_NOT_FOUND = 'report not found';
 
-/**
- * Report reads (`GET /reports...`) and the legacy synchronous upload
- * (`POST /reports`). Every read is scoped to the caller's effective tenant; a
- * report outside it answers exactly as one that does not exist. Authentication
- * runs in preParsing: after the rate limit, which so also counts callers
- * without a token, and before the body is read.
- */
-export async function reportRoutes(
-  fastify: FastifyInstance,
-  { deps }: { deps: GatewayDeps },
-): Promise<void> {
+/** `GET /reports`. */
+function listRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-
   app.get(
     '/reports',
     {
@@ -51,7 +41,11 @@ export async function reportRoutes(
     },
     async (request) => listReports(deps.pool, currentUser(request).tenant_id, request.query),
   );
+}
 
+/** `POST /reports`. */
+function syncUploadRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/reports',
     {
@@ -117,7 +111,11 @@ export async function reportRoutes(
       }
     },
   );
+}
 
+/** `GET /reports/:report_id`. */
+function detailRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/reports/:report_id',
     {
@@ -137,7 +135,11 @@ export async function reportRoutes(
       return detail;
     },
   );
+}
 
+/** `GET /reports/:report_id/sections`. */
+function sectionsRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/reports/:report_id/sections',
     {
@@ -157,7 +159,11 @@ export async function reportRoutes(
       return sections;
     },
   );
+}
 
+/** `GET /reports/:report_id/sections/:section_name`. */
+function sectionRoute(fastify: FastifyInstance, deps: GatewayDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/reports/:report_id/sections/:section_name',
     {
@@ -186,4 +192,22 @@ export async function reportRoutes(
       return found.section;
     },
   );
+}
+
+/**
+ * Report reads (`GET /reports...`) and the legacy synchronous upload
+ * (`POST /reports`). Every read is scoped to the caller's effective tenant; a
+ * report outside it answers exactly as one that does not exist. Authentication
+ * runs in preParsing: after the rate limit, which so also counts callers
+ * without a token, and before the body is read.
+ */
+export async function reportRoutes(
+  fastify: FastifyInstance,
+  { deps }: { deps: GatewayDeps },
+): Promise<void> {
+  listRoute(fastify, deps);
+  syncUploadRoute(fastify, deps);
+  detailRoute(fastify, deps);
+  sectionsRoute(fastify, deps);
+  sectionRoute(fastify, deps);
 }
