@@ -78,6 +78,8 @@ export interface FuzzResult {
   requests: number;
   /** Conversations created on purpose (`POST /conversations` answered 201): empty by design. */
   createdConversations: string[];
+  /** Paths of deletions that succeeded: a deleted report keeps its stored files (the spec). */
+  deletedPaths: string[];
   statuses: Record<string, number>;
   findings: Finding[];
 }
@@ -485,7 +487,13 @@ export async function fuzzRoutes(
   }
   // Deletions last: a valid one removes the report or conversation the other cases address.
   cases.sort((a, b) => Number(a.c.method === 'DELETE') - Number(b.c.method === 'DELETE'));
-  const result: FuzzResult = { requests: 0, createdConversations: [], statuses: {}, findings: [] };
+  const result: FuzzResult = {
+    requests: 0,
+    createdConversations: [],
+    deletedPaths: [],
+    statuses: {},
+    findings: [],
+  };
   let next = 0;
   const worker = async () => {
     while (next < cases.length) {
@@ -531,6 +539,7 @@ export async function fuzzRoutes(
       result.statuses[outcome.status] = (result.statuses[outcome.status] ?? 0) + 1;
       if (operation === 'POST /conversations' && outcome.status === 201 && outcome.id)
         result.createdConversations.push(outcome.id);
+      if (c.method === 'DELETE' && outcome.status === 200) result.deletedPaths.push(c.path);
       const configured503 = outcome.status === 503 && CONFIGURATION_503.has(outcome.code ?? '');
       if (outcome.status >= 500 && !configured503)
         result.findings.push({

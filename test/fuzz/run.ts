@@ -43,6 +43,7 @@ export async function findOrphans(
   system: RunningSystem,
   settleMs: number,
   createdConversations: string[],
+  deletedPaths: string[] = [],
 ): Promise<Finding[]> {
   const pool = system.db.pool;
   const deadline = Date.now() + settleMs;
@@ -83,7 +84,9 @@ export async function findOrphans(
   for (const key of keys) {
     const m = /^tenants\/[^/]+\/reports\/([^/]+)(?:\/attachments\/([^/]+))?\//.exec(key);
     const owned = m && reportIds.has(m[1]!) && (!m[2] || attachmentIds.has(m[2]));
-    if (!owned)
+    // Deleting a report or attachment keeps its stored files (the interface says so).
+    const deleted = m && deletedPaths.some((p) => p.includes(m[2] ?? m[1]!));
+    if (!owned && !deleted)
       findings.push({
         kind: 'orphan',
         operation: 'store',
@@ -171,10 +174,12 @@ export async function runFuzz(
       },
       opts,
     );
-    const orphans = await findOrphans(system, opts.settleMs ?? 60_000, [
-      conv.body.id,
-      ...result.createdConversations,
-    ]);
+    const orphans = await findOrphans(
+      system,
+      opts.settleMs ?? 60_000,
+      [conv.body.id, ...result.createdConversations],
+      result.deletedPaths,
+    );
     return {
       ...result,
       seed: opts.seed,
