@@ -40,7 +40,7 @@ export function git(args: string[]): string {
  */
 export async function retrieveFolder(
   nats: Nats,
-  reportId: string,
+  reportId: string | string[],
   query: string,
   topK: number,
   legs: RetrieveOptions['legs'],
@@ -48,7 +48,11 @@ export async function retrieveFolder(
 ): Promise<RetrievedChunk[]> {
   const res = await retrievalClient(nats.nc, 60_000).retrieve({
     caller: { kind: 'admin' },
-    scope: { type: 'folder', report_id: reportId },
+    // Several reports: the multi_report scope over them (docs/adr/130).
+    scope:
+      typeof reportId === 'string'
+        ? { type: 'folder', report_id: reportId }
+        : { type: 'multi_report', report_ids: reportId },
     query,
     top_k: topK,
     options: {

@@ -102,6 +102,24 @@ const MATRIX: Record<string, Row> = {
   },
 };
 
+/** The other scopes of `POST /retrieve` (ADR 130): the same 404, exactly as for made-up ids. */
+const RETRIEVE_SCOPES: Record<string, Row> = {
+  section: {
+    expect: 404,
+    json: (ids) => ({
+      query: 'roof slate',
+      scope: { type: 'section', report_id: ids.report_id, section: ids.section_name },
+    }),
+  },
+  multi_report: {
+    expect: 404,
+    json: (ids) => ({
+      query: 'roof slate',
+      scope: { type: 'multi_report', report_ids: [ids.report_id, ids.attachment_id] },
+    }),
+  },
+};
+
 let system: RunningSystem;
 let alice: Session;
 let bob: Session;
@@ -250,6 +268,21 @@ describe('the tenant isolation matrix', () => {
         expect(answer.body, key).toEqual(control.body);
         if (row.expect === 404) expect(answer.body).toMatchObject({ code: 'not_found' });
       }
+    });
+  }
+
+  for (const [scope, row] of Object.entries(RETRIEVE_SCOPES)) {
+    it(`POST /retrieve, scope ${scope}: answers 404 to another tenant, exactly as to made-up ids`, async () => {
+      const answer = await call('POST /retrieve', row, victim);
+      expect(answer.status, answer.text).toBe(404);
+      for (const id of victimIds()) expect(answer.text, `${scope} leaks ${id}`).not.toContain(id);
+      const control = await call('POST /retrieve', row, madeUp());
+      expect(control.status).toBe(404);
+      expect(answer.body).toEqual(control.body);
+      expect(answer.body).toMatchObject({ code: 'not_found' });
+      // Alice herself gets her section (by its slug) through the same route.
+      const own = await call('POST /retrieve', row, victim, alice);
+      expect(own.status, own.text).toBe(scope === 'section' ? 200 : 404);
     });
   }
 

@@ -29,9 +29,39 @@ export const QUERY_MAX_CHARS = 2000;
 /** Reciprocal rank fusion constant (spec). */
 export const RRF_K = 60;
 
-/** Spec scope types; only `folder` is implemented (the others answer 501). */
+/** Spec scope types (docs/adr/130-section-and-multi-report-scopes.md). */
 export const ScopeType = z.enum(['folder', 'section', 'multi_report']);
 export type ScopeType = z.infer<typeof ScopeType>;
+
+/** Fewest and most reports of a `multi_report` scope. */
+export const MULTI_REPORT_MIN = 2;
+export const MULTI_REPORT_MAX = 20;
+
+/**
+ * What a retrieval searches: a report folder (`folder`); one section of a folder and its
+ * subsections (`section`, by name or slug as `GET /reports/{id}/sections/{name}` accepts it);
+ * or 2-20 folders ranked as one (`multi_report`, no duplicates).
+ */
+export const RetrieveScope = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('folder'), report_id: z.uuid() }),
+  z.object({
+    type: z.literal('section'),
+    report_id: z.uuid(),
+    section: z
+      .string()
+      .max(500)
+      .refine((s) => s.trim().length > 0, 'the section name must not be empty'),
+  }),
+  z.object({
+    type: z.literal('multi_report'),
+    report_ids: z
+      .array(z.uuid())
+      .min(MULTI_REPORT_MIN, `multi_report needs at least ${MULTI_REPORT_MIN} report_ids`)
+      .max(MULTI_REPORT_MAX, `multi_report takes at most ${MULTI_REPORT_MAX} report_ids`)
+      .refine((ids) => new Set(ids).size === ids.length, 'report_ids must not repeat a report'),
+  }),
+]);
+export type RetrieveScope = z.infer<typeof RetrieveScope>;
 
 const Query = z
   .string()
@@ -41,10 +71,7 @@ const Query = z
 /** Body of `POST /retrieve`. */
 export const RetrieveBody = z.object({
   query: Query,
-  scope: z.object({
-    type: ScopeType,
-    report_id: z.uuid(),
-  }),
+  scope: RetrieveScope,
   top_k: z.number().int().min(1).max(TOP_K_MAX).default(TOP_K_DEFAULT),
 });
 export type RetrieveBody = z.infer<typeof RetrieveBody>;
@@ -137,7 +164,7 @@ export type RetrieveOptions = z.infer<typeof RetrieveOptions>;
 /** Request message on `RETRIEVE_SUBJECT` (JSON). */
 export const RetrieveRequest = z.object({
   caller: RetrieveCaller,
-  scope: z.object({ type: ScopeType, report_id: z.uuid() }),
+  scope: RetrieveScope,
   query: Query,
   top_k: z.number().int().min(1).max(TOP_K_INTERNAL_MAX).default(TOP_K_DEFAULT),
   options: RetrieveOptions.default({ legs: 'hybrid', rerank: 'auto', hyde: 'auto' }),

@@ -55,18 +55,26 @@ describe('the OpenSearch index mapping', () => {
 
 describe('the OpenSearch queries', () => {
   it('filters to the folder and matches any query word by BM25', () => {
-    expect(opensearchSearchBody('r-1', 'damp roof', 20)).toEqual({
+    expect(opensearchSearchBody({ reportIds: ['r-1'], chunkIds: null }, 'damp roof', 20)).toEqual({
       size: 20,
       _source: false,
       track_total_hits: false,
       query: {
         bool: {
-          filter: [{ term: { report_id: 'r-1' } }],
+          filter: [{ terms: { report_id: ['r-1'] } }],
           must: [{ match: { content: { query: 'damp roof', operator: 'or' } } }],
         },
       },
       sort: [{ _score: 'desc' }, { chunk_id: 'asc' }],
     });
+  });
+
+  it('filters to several folders and, for a section, to its chunks', () => {
+    const body = opensearchSearchBody({ reportIds: ['r-1', 'r-2'], chunkIds: ['c-1'] }, 'roof', 5);
+    expect((body.query as { bool: { filter: unknown[] } }).bool.filter).toEqual([
+      { terms: { report_id: ['r-1', 'r-2'] } },
+      { ids: { values: ['c-1'] } },
+    ]);
   });
 
   it('indexes each chunk under its own id', () => {

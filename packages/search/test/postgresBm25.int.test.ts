@@ -57,6 +57,41 @@ describe('BM25 in Postgres', () => {
     for (const hit of hits) expect(hit.score).toBeCloseTo(expected[ids.indexOf(hit.chunk_id)]!, 9);
   });
 
+  it('over several folders, scores with the statistics of their union (multi_report)', async () => {
+    const a = await createFolder(db.pool);
+    const b = await createFolder(db.pool);
+    const idsA = await insertChunks(
+      db.pool,
+      a,
+      texts.slice(0, 3).map((content) => ({ content })),
+    );
+    const idsB = await insertChunks(
+      db.pool,
+      b,
+      texts.slice(3).map((content) => ({ content })),
+    );
+    const ids = [...idsA, ...idsB];
+    const expected = bm25(
+      texts.map((t) => t.split(' ')),
+      ['wing', 'boundary', 'flow'],
+    );
+    const hits = await index.searchScope(
+      { reportIds: [a.reportId, b.reportId], chunkIds: null },
+      'Wing boundary flow',
+      10,
+    );
+    expect(hits).toHaveLength(expected.filter((s) => s > 0).length);
+    for (const hit of hits) expect(hit.score).toBeCloseTo(expected[ids.indexOf(hit.chunk_id)]!, 9);
+    // A set of chunks (section scope) keeps only those, with the folders' statistics.
+    const only = await index.searchScope(
+      { reportIds: [a.reportId, b.reportId], chunkIds: [idsA[1]!] },
+      'Wing boundary flow',
+      10,
+    );
+    expect(only.map((h) => h.chunk_id)).toEqual([idsA[1]]);
+    expect(only[0]!.score).toBeCloseTo(expected[1]!, 9);
+  });
+
   it('counts a query word given twice twice', async () => {
     const folder = await createFolder(db.pool);
     await insertChunks(

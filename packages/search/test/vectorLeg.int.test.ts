@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@reports/test-support';
 import pgvector from 'pgvector';
@@ -70,14 +71,17 @@ describe('the vector leg', () => {
   });
 
   it('reads the folder through the report index, never by a sequential scan of chunks', async () => {
-    const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${VECTOR_SQL}`, [
-      folder.reportId,
-      pgvector.toSql(unitVector(0)),
-      10,
-    ]);
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toMatch(/chunks_report_idx/);
-    expect(plan).not.toMatch(/Seq Scan on chunks/);
+    for (const reportIds of [[folder.reportId], [folder.reportId, randomUUID()]]) {
+      const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${VECTOR_SQL}`, [
+        reportIds,
+        pgvector.toSql(unitVector(0)),
+        10,
+        null,
+      ]);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/chunks_report_idx/);
+      expect(plan).not.toMatch(/Seq Scan on chunks/);
+    }
   });
 
   it('leaves chunks without an embedding to the keyword leg, which finds them', async () => {

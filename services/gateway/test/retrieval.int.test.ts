@@ -160,12 +160,59 @@ describe('POST /retrieve', () => {
     expect(res.json()).toEqual({ code: 'not_found', detail: 'report not found' });
   });
 
-  it('answers 501 for the section and multi_report scopes', async () => {
-    for (const type of ['section', 'multi_report']) {
-      const res = await retrieve(alice, { query: 'roof', scope: { type, report_id: aliceReport } });
-      expect(res.statusCode, type).toBe(501);
-      expect(res.json()).toMatchObject({ code: 'scope_not_implemented' });
+  it('section scope: only that section, by name or slug; 404 for an unknown one or another tenant', async () => {
+    const sectionId = randomUUID();
+    await gw.db.pool.query(
+      `INSERT INTO sections (id, tenant_id, report_id, target_id, section_name, section_slug, level, order_in_doc, markdown)
+       VALUES ($1, $2, $3, $3, 'Roof Coverings', 'roof-coverings', 1, 0, '')`,
+      [sectionId, alice.user.personal_tenant_id, aliceReport],
+    );
+    await gw.db.pool.query(
+      `UPDATE chunks SET section_id = $1 WHERE report_id = $2 AND content LIKE 'Several%'`,
+      [sectionId, aliceReport],
+    );
+    for (const section of ['Roof Coverings', 'roof-coverings']) {
+      const res = await retrieve(alice, {
+        query: 'slates boiler damp',
+        scope: { type: 'section', report_id: aliceReport, section },
+      });
+      expect(res.statusCode, section).toBe(200);
+      const body = RetrieveResponse.parse(res.json());
+      expect(body.scope_type).toBe('section');
+      expect(body.chunks.map((c) => c.content)).toEqual([
+        'Several slates are missing from the main roof.',
+      ]);
     }
+    const unknown = await retrieve(alice, {
+      query: 'roof',
+      scope: { type: 'section', report_id: aliceReport, section: 'Attic' },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'not_found', detail: 'section not found: Attic' });
+    const foreign = await retrieve(bob, {
+      query: 'roof',
+      scope: { type: 'section', report_id: aliceReport, section: 'Roof Coverings' },
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('multi_report scope: one ranking over the reports, each chunk naming its report', async () => {
+    const second = await insertReport(alice.user.personal_tenant_id, [
+      'The roof of the garage is asbestos cement.',
+    ]);
+    const res = await retrieve(alice, {
+      query: 'roof slates garage',
+      scope: { type: 'multi_report', report_ids: [aliceReport, second] },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = RetrieveResponse.parse(res.json());
+    expect(body.scope_type).toBe('multi_report');
+    expect(new Set(body.chunks.map((c) => c.report_id))).toEqual(new Set([aliceReport, second]));
+    const foreign = await retrieve(alice, {
+      query: 'roof',
+      scope: { type: 'multi_report', report_ids: [aliceReport, bobReport] },
+    });
+    expect(foreign.statusCode).toBe(404);
   });
 
   it.each([
@@ -177,6 +224,34 @@ describe('POST /retrieve', () => {
     [
       'a report id that is not a uuid',
       { query: 'roof', scope: { type: 'folder', report_id: 'r1' } },
+    ],
+    [
+      'a section scope without a section',
+      { query: 'roof', scope: { type: 'section', report_id: randomUUID() } },
+    ],
+    [
+      'multi_report with one report',
+      { query: 'roof', scope: { type: 'multi_report', report_ids: [randomUUID()] } },
+    ],
+    [
+      'multi_report with 21 reports',
+      {
+        query: 'roof',
+        scope: { type: 'multi_report', report_ids: Array.from({ length: 21 }, () => randomUUID()) },
+      },
+    ],
+    [
+      'multi_report repeating a report',
+      {
+        query: 'roof',
+        scope: {
+          type: 'multi_report',
+          report_ids: [
+            '0b3f6b1e-8a1c-4a57-9a3e-2f3d4c5b6a7e',
+            '0b3f6b1e-8a1c-4a57-9a3e-2f3d4c5b6a7e',
+          ],
+        },
+      },
     ],
   ])('answers 422 for %s', async (_name, body) => {
     const res = await retrieve(alice, body);

@@ -311,15 +311,99 @@ describe('the retrieve endpoint', () => {
     expect(rows[0]).toEqual({ tenant_id: tenantB, caller: 'admin' });
   });
 
-  it('answers 501 for the planned scopes', async () => {
+  it('section scope: only the section and its subsections, by name or slug', async () => {
+    const report = await insertReport(tenantA);
+    const sec = async (name: string, level: number, order: number): Promise<string> => {
+      const id = randomUUID();
+      await db.pool.query(
+        `INSERT INTO sections (id, tenant_id, report_id, target_id, section_name, section_slug, level, order_in_doc, markdown)
+         VALUES ($1, $2, $3, $3, $4, $5, $6, $7, '')`,
+        [id, tenantA, report, name, name.toLowerCase().replace(/ /g, '-'), level, order],
+      );
+      return id;
+    };
+    const roof = await sec('Roof Coverings', 1, 0);
+    const loft = await sec('Loft', 2, 1);
+    const services = await sec('Services', 1, 2);
+    const texts: Array<[string, string, string]> = [
+      ['s-roof', roof, 'The roof slates are slipped and the roof ridge is open.'],
+      ['s-loft', loft, 'In the loft the roof timbers show woodworm.'],
+      ['s-flue', services, 'The roof flue of the boiler is sound.'],
+    ];
+    for (const [i, [name, sectionId, content]] of texts.entries()) {
+      await insertChunk(name, report, tenantA, content, { order: i });
+      await db.pool.query('UPDATE chunks SET section_id = $1 WHERE id = $2', [
+        sectionId,
+        chunkIds.get(name),
+      ]);
+    }
     await withEndpoint(deps(), async () => {
-      for (const type of ['section', 'multi_report'] as const) {
-        await expect(
-          ask({ ...asUserA('roof'), scope: { type, report_id: reportA } }),
-        ).rejects.toMatchObject({
-          code: 'scope_not_implemented',
-          status: 501,
+      for (const section of ['Roof Coverings', 'roof-coverings', 'ROOF COVERINGS']) {
+        const res = await ask({
+          ...asUserA('roof'),
+          scope: { type: 'section', report_id: report, section },
         });
+        expect(res.scope_type).toBe('section');
+        expect(names(res).sort()).toEqual(['s-loft', 's-roof']);
+      }
+      const services = await ask({
+        ...asUserA('roof'),
+        scope: { type: 'section', report_id: report, section: 'Services' },
+      });
+      expect(names(services)).toEqual(['s-flue']);
+      await expect(
+        ask({
+          ...asUserA('roof'),
+          scope: { type: 'section', report_id: report, section: 'Attic' },
+        }),
+      ).rejects.toMatchObject({ code: 'not_found', status: 404 });
+      await expect(
+        ask({
+          ...asUserA('roof'),
+          scope: { type: 'section', report_id: reportB, section: 'Roof' },
+        }),
+      ).rejects.toMatchObject({ code: 'not_found', status: 404 });
+      await expect(
+        ask({ ...asUserA('roof'), scope: { type: 'section', report_id: report } }),
+      ).rejects.toMatchObject({ code: 'validation_failed', status: 422 });
+    });
+  });
+
+  it('multi_report scope: one ranking over the reports, each chunk naming its report', async () => {
+    const other = await insertReport(tenantA);
+    await insertChunk('m-roof', other, tenantA, 'A sagging roof with missing roof slates.', {
+      order: 0,
+    });
+    await insertChunk('m-damp', other, tenantA, 'Rising damp in the cellar walls.', { order: 1 });
+    await withEndpoint(deps(), async () => {
+      const res = await ask({
+        ...asUserA('damp cellar walls rising'),
+        scope: { type: 'multi_report', report_ids: [reportA, other] },
+        top_k: 4,
+      });
+      expect(res.scope_type).toBe('multi_report');
+      expect(res.chunks[0]).toMatchObject({ section_name: 'm-damp', report_id: other });
+      expect(new Set(res.chunks.map((c) => c.report_id))).toEqual(new Set([reportA, other]));
+      // Report A has five roof chunks that outrank the other report's one; the diversity rule
+      // still gives the other report a slot.
+      const roof = await ask({
+        ...asUserA('roof slates ridge tiles loose gutters'),
+        scope: { type: 'multi_report', report_ids: [reportA, other] },
+        top_k: 3,
+        options: { hyde: 'off', rerank: 'off', legs: 'keyword' },
+      });
+      expect(roof.chunks.map((c) => c.report_id)).toContain(other);
+      expect(roof.chunks).toHaveLength(3);
+      await expect(
+        ask({
+          ...asUserA('roof'),
+          scope: { type: 'multi_report', report_ids: [reportA, reportB] },
+        }),
+      ).rejects.toMatchObject({ code: 'not_found', status: 404 });
+      for (const report_ids of [[reportA], [reportA, reportA]]) {
+        await expect(
+          ask({ ...asUserA('roof'), scope: { type: 'multi_report', report_ids } }),
+        ).rejects.toMatchObject({ code: 'validation_failed', status: 422 });
       }
     });
   });

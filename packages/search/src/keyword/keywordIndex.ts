@@ -10,6 +10,17 @@ export interface KeywordHit {
   score: number;
 }
 
+/**
+ * Which chunks a search may return (docs/adr/130-section-and-multi-report-scopes.md): the
+ * chunks of `reportIds` (one folder, or the 2-20 folders of a multi-report scope), and when
+ * `chunkIds` is set only those (a section scope: the section's and its subsections' chunks).
+ * BM25 statistics (N, avgdl, document frequencies) are those of the union of `reportIds`.
+ */
+export interface SearchScope {
+  reportIds: readonly string[];
+  chunkIds: readonly string[] | null;
+}
+
 /** A chunk as the keyword index needs it. */
 export interface IndexableChunk {
   id: string;
@@ -29,6 +40,8 @@ export interface KeywordIndex {
   readonly backend: string;
   /** The folder's chunks that match any query word, best BM25 score first, at most `limit`. */
   search(reportId: string, query: string, limit: number): Promise<KeywordHit[]>;
+  /** As `search`, over a scope: several folders (statistics of their union) or a set of chunks. */
+  searchScope(scope: SearchScope, query: string, limit: number): Promise<KeywordHit[]>;
   /**
    * Makes the index hold exactly `chunks` for one pipeline target, after the target's rows in
    * `chunks` were replaced. Postgres keeps its statistics by trigger in the same transaction,

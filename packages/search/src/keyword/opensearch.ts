@@ -6,6 +6,7 @@ import {
   type IndexableChunk,
   type KeywordHit,
   type KeywordIndex,
+  type SearchScope,
 } from './keywordIndex.js';
 
 /** Longest word prefix indexed; a longer query word still matches words it is a prefix of up to this length. */
@@ -62,19 +63,24 @@ export function opensearchIndexBody(): Record<string, unknown> {
   };
 }
 
-/** The search a folder query sends: BM25 over `content` (any word), filtered to the folder. */
+/**
+ * The search a scope query sends: BM25 over `content` (any word), filtered to the scope's
+ * folders and, for a section scope, to its chunks (document id = chunk id).
+ */
 export function opensearchSearchBody(
-  reportId: string,
+  scope: SearchScope,
   query: string,
   limit: number,
 ): Record<string, unknown> {
+  const filter: unknown[] = [{ terms: { report_id: [...scope.reportIds] } }];
+  if (scope.chunkIds) filter.push({ ids: { values: [...scope.chunkIds] } });
   return {
     size: limit,
     _source: false,
     track_total_hits: false,
     query: {
       bool: {
-        filter: [{ term: { report_id: reportId } }],
+        filter,
         must: [{ match: { content: { query, operator: 'or' } } }],
       },
     },
@@ -127,9 +133,13 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
   }
 
   async search(reportId: string, query: string, limit: number): Promise<KeywordHit[]> {
+    return this.searchScope({ reportIds: [reportId], chunkIds: null }, query, limit);
+  }
+
+  async searchScope(scope: SearchScope, query: string, limit: number): Promise<KeywordHit[]> {
     const res = await this.client.search({
       index: this.index,
-      body: opensearchSearchBody(reportId, query, limit) as never,
+      body: opensearchSearchBody(scope, query, limit) as never,
     });
     const hits = (res.body.hits?.hits ?? []) as Array<{ _id: string; _score: number | null }>;
     return ranked(hits.map((h) => ({ chunk_id: h._id, score: Number(h._score ?? 0) })));

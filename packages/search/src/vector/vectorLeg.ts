@@ -1,5 +1,6 @@
 import pgvector from 'pgvector';
 import type { Pool } from '@reports/platform';
+import type { SearchScope } from '../keyword/keywordIndex.js';
 
 /** One vector-leg hit: cosine distance to the query vector, nearest first. */
 export interface VectorHit {
@@ -19,20 +20,24 @@ export interface VectorHit {
 export const VECTOR_SQL = `
 SELECT id::text AS chunk_id, embedding <=> $2::vector AS distance
   FROM chunks
- WHERE report_id = $1 AND embedding IS NOT NULL
+ WHERE report_id = ANY($1::uuid[]) AND embedding IS NOT NULL
+   AND ($4::uuid[] IS NULL OR id = ANY($4::uuid[]))
  ORDER BY distance, id
  LIMIT $3`;
 
+/** Nearest chunks of one folder, or of a scope (several folders, or a section's chunks). */
 export async function vectorSearch(
   pool: Pool,
-  reportId: string,
+  scope: string | SearchScope,
   vector: number[],
   limit: number,
 ): Promise<VectorHit[]> {
+  const s: SearchScope = typeof scope === 'string' ? { reportIds: [scope], chunkIds: null } : scope;
   const { rows } = await pool.query<{ chunk_id: string; distance: number }>(VECTOR_SQL, [
-    reportId,
+    s.reportIds,
     pgvector.toSql(vector),
     limit,
+    s.chunkIds,
   ]);
   return rows.map((r, i) => ({ chunk_id: r.chunk_id, rank: i + 1, distance: Number(r.distance) }));
 }

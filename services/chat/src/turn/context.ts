@@ -1,5 +1,6 @@
 import {
   CHAT_TOP_K,
+  MULTI_REPORT_MAX,
   TOP_K_MAX,
   type ChatCaller,
   type ChatMode,
@@ -126,6 +127,50 @@ async function rewrite(
   }
 }
 
+/** Chunks a compare turn asks of the multi-report retrieval. */
+export const COMPARE_TOP_K = 12;
+
+/**
+ * A compare turn whose reports are too long for their full text: the best chunks across the
+ * reports in one ranking, each titled with its report. Null when retrieval fails or finds nothing.
+ */
+async function compareByRetrieval(
+  deps: ContextDeps,
+  input: ContextInput,
+  compare: readonly ReportRef[],
+): Promise<Pick<
+  TurnContext,
+  'mode' | 'query' | 'documents' | 'retrievalLogId' | 'chunksUsed'
+> | null> {
+  try {
+    const result = await deps.retrieval.retrieve({
+      caller: { kind: 'user', user_id: input.caller.user_id, tenant_id: input.caller.tenant_id },
+      scope: { type: 'multi_report', report_ids: compare.map((r) => r.id) },
+      query: input.request.message,
+      top_k: COMPARE_TOP_K,
+    });
+    if (result.chunks.length === 0) return null;
+    const names = new Map(compare.map((r) => [r.id, reportName(r)]));
+    return {
+      mode: 'compare',
+      query: input.request.message,
+      retrievalLogId: result.retrieval_log_id,
+      chunksUsed: used(result.chunks),
+      documents: result.chunks.map((c, i) => ({
+        ref: `C${i + 1}`,
+        title: `${names.get(c.report_id) ?? 'Report'}: ${chunkTitle(c)}`,
+        text: c.content,
+      })),
+    };
+  } catch (error) {
+    deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'multi-report retrieval failed; comparing the cut full texts',
+    );
+    return null;
+  }
+}
+
 /**
  * The documents of a turn and the mode they give (spec per-turn flow, steps 4 to 7):
  * snapshot (`report_json`), compare (the full text of each report, the budget shared),
@@ -157,14 +202,22 @@ export async function buildContext(deps: ContextDeps, input: ContextInput): Prom
     };
   }
   if (input.compare) {
-    const share = Math.floor(deps.contextMaxChars / input.compare.length);
-    const documents = await Promise.all(
-      input.compare.map(async (r, i) => ({
-        ref: `R${i + 1}`,
-        title: reportName(r),
-        text: fitText(await reportText(deps.pool, input.caller.tenant_id, r.id), share),
-      })),
+    const compare = input.compare;
+    const share = Math.floor(deps.contextMaxChars / compare.length);
+    const texts = await Promise.all(
+      compare.map((r) => reportText(deps.pool, input.caller.tenant_id, r.id)),
     );
+    // Too long for the full text of each: one multi-report retrieval over the reports
+    // (docs/adr/130-section-and-multi-report-scopes.md); on failure or no chunks, the cut texts.
+    if (texts.some((t) => t.length > share) && compare.length <= MULTI_REPORT_MAX) {
+      const retrieved = await compareByRetrieval(deps, input, compare);
+      if (retrieved) return { ...base, ...retrieved };
+    }
+    const documents = compare.map((r, i) => ({
+      ref: `R${i + 1}`,
+      title: reportName(r),
+      text: fitText(texts[i]!, share),
+    }));
     return { ...base, mode: 'compare', query: request.message, documents };
   }
 
@@ -174,14 +227,18 @@ export async function buildContext(deps: ContextDeps, input: ContextInput): Prom
   try {
     const result = await deps.retrieval.retrieve({
       caller: { kind: 'user', user_id: input.caller.user_id, tenant_id: input.caller.tenant_id },
-      scope: { type: 'folder', report_id: input.report.id },
+      // A parsed section is a retrieval scope; a v1 heading split (no id) filters the folder's chunks.
+      scope:
+        input.section?.id && request.section
+          ? { type: 'section', report_id: input.report.id, section: request.section }
+          : { type: 'folder', report_id: input.report.id },
       query,
-      top_k: input.section ? SECTION_CANDIDATES : CHAT_TOP_K,
+      top_k: input.section && !input.section.id ? SECTION_CANDIDATES : CHAT_TOP_K,
     });
     retrievalLogId = result.retrieval_log_id;
     const section = input.section;
     const chunks = (
-      section ? result.chunks.filter((c) => inSection(c, section)) : result.chunks
+      section && !section.id ? result.chunks.filter((c) => inSection(c, section)) : result.chunks
     ).slice(0, CHAT_TOP_K);
     if (chunks.length > 0) {
       return {

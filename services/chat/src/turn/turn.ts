@@ -214,7 +214,7 @@ export async function runTurn(
       model: t.model.id,
       provider: t.model.provider,
       mode: ctx.mode,
-      retrieval_log_id: ctx.mode === 'rag' ? ctx.retrievalLogId : null,
+      retrieval_log_id: ctx.mode === 'rag' || ctx.mode === 'compare' ? ctx.retrievalLogId : null,
       fallback_reason: ctx.fallbackReason,
       rewritten_query: ctx.rewrittenQuery,
       chunks_used: ctx.chunksUsed,

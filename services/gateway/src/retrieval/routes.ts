@@ -20,7 +20,6 @@ const errors = {
   404: ErrorBody,
   422: ErrorBody,
   429: ErrorBody,
-  501: ErrorBody,
   503: ErrorBody,
 };
 
@@ -46,8 +45,9 @@ export async function retrievalRoutes(
       config: { rateLimit: LIMITS.retrieve },
       schema: {
         tags: ['retrieval'],
-        summary: 'Retrieve the chunks of a report folder that best answer a query',
-        description: `${FLOW} \`scope.type\` \`section\` and \`multi_report\` are planned and answer 501; a report outside the caller's tenant answers 404; 503 when the query cannot be embedded.`,
+        summary:
+          'Retrieve the chunks of a report folder, a section or several reports that best answer a query',
+        description: `${FLOW} \`scope.type\`: \`folder\` (\`report_id\`: the report and its attachments); \`section\` (\`report_id\` and \`section\`, by name or slug as \`GET /reports/{id}/sections/{section_name}\` accepts it: that section's chunks and its subsections'; 404 for an unknown section, 422 when \`section\` is missing); \`multi_report\` (\`report_ids\`: 2 to 20 distinct reports, ranked as one with BM25 statistics over their union, HyDE always on, at least one slot for another report when one would take them all; each chunk's \`report_id\` names its report; 422 for fewer than 2, more than 20 or a repeated id). A report outside the caller's tenant (any of them for multi_report) answers 404; 503 when the query cannot be embedded.`,
         security: [{ bearerAuth: [] }],
         body: RetrieveBody,
         response: { 200: RetrieveResponse, ...errors },

@@ -75,3 +75,44 @@ export function diversify<T extends DiversityItem>(
   }
   return { selected, swaps };
 }
+
+/** What the report rule needs to know about a ranked chunk. */
+export interface ReportDiversityItem {
+  report_id: string;
+  score: number;
+}
+
+/**
+ * Multi-report scope (docs/adr/130-section-and-multi-report-scopes.md): one report cannot take
+ * every slot. When top_k is at least 2, the selection (the first `topK`) holds a single report
+ * and the candidates hold others, the selection's lowest-scored chunk is swapped for the
+ * highest-scored candidate of another report; then, if a third report has candidates and the
+ * selection still holds the first report at least twice, once more (at most 2 swaps, as the
+ * source-type rule). A selection already spanning two reports is left as ranked, so the rule
+ * costs nothing to a query whose best chunks are spread anyway. Pure; ordered by score.
+ */
+export function diversifyReports<T extends ReportDiversityItem>(
+  ranked: readonly T[],
+  topK: number,
+): DiversityResult<T> {
+  const selected = ranked.slice(0, topK);
+  const first = selected[0];
+  if (topK < 2 || !first || selected.some((c) => c.report_id !== first.report_id)) {
+    return { selected, swaps: 0 };
+  }
+  const incoming: T[] = [];
+  for (const c of ranked.slice(topK)) {
+    if (incoming.length >= MAX_DIVERSITY_SWAPS) break;
+    if (c.report_id !== first.report_id && !incoming.some((i) => i.report_id === c.report_id)) {
+      incoming.push(c);
+    }
+  }
+  const swaps = Math.min(incoming.length, selected.length - 1);
+  if (swaps === 0) return { selected, swaps: 0 };
+  const kept = selected.slice(0, selected.length - swaps);
+  const order = new Map(ranked.map((c, i) => [c, i]));
+  const result = [...kept, ...incoming.slice(0, swaps)].sort(
+    (a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0),
+  );
+  return { selected: result, swaps };
+}

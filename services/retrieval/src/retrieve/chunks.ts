@@ -7,10 +7,10 @@ export type ChunkRow = Omit<
   'rrf_score' | 'vector_rank' | 'bm25_rank' | 'vector_dist' | 'bm25_score' | 'rerank_score'
 >;
 
-/** Loads the given chunks of one folder (ids of other folders are ignored). */
+/** Loads the given chunks of the scope's folders (ids of other folders are ignored). */
 export async function loadChunks(
   pool: Pool,
-  reportId: string,
+  reportIds: readonly string[],
   ids: string[],
 ): Promise<Map<string, ChunkRow>> {
   if (ids.length === 0) return new Map();
@@ -18,8 +18,8 @@ export async function loadChunks(
     `SELECT id, report_id, section_id, attachment_id, figure_id, table_id, content_type, source_type,
             section_name, section_slug, attachment_filename, source_label, content, content_tokens,
             order_in_doc, embedding_type
-       FROM chunks WHERE id = ANY($1::uuid[]) AND report_id = $2`,
-    [ids, reportId],
+       FROM chunks WHERE id = ANY($1::uuid[]) AND report_id = ANY($2::uuid[])`,
+    [ids, reportIds],
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -40,4 +40,77 @@ export async function findReportTenant(
     tenantId === null ? [reportId] : [reportId, tenantId],
   );
   return rows[0]?.tenant_id ?? null;
+}
+
+/**
+ * The tenant of every report of a multi-report scope when the caller may see them all (a user
+ * only inside their tenant; an admin when they share one tenant). Null means 404.
+ */
+export async function findReportsTenant(
+  pool: Pool,
+  reportIds: readonly string[],
+  tenantId: string | null,
+): Promise<string | null> {
+  const { rows } = await pool.query<{ tenant_id: string }>(
+    tenantId === null
+      ? 'SELECT DISTINCT tenant_id FROM reports WHERE id = ANY($1::uuid[])'
+      : 'SELECT DISTINCT tenant_id FROM reports WHERE id = ANY($1::uuid[]) AND tenant_id = $2',
+    tenantId === null ? [reportIds] : [reportIds, tenantId],
+  );
+  if (rows.length !== 1) return null;
+  const { rows: count } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM reports WHERE id = ANY($1::uuid[]) AND tenant_id = $2',
+    [reportIds, rows[0]!.tenant_id],
+  );
+  return count[0]?.n === reportIds.length ? rows[0]!.tenant_id : null;
+}
+
+/** A parsed section of a folder as the section scope reads it. */
+export interface SectionRow {
+  id: string;
+  target_id: string;
+  section_name: string;
+  section_slug: string;
+  level: number;
+}
+
+/** The folder's parsed sections (main report, then attachments), in document order per target. */
+export async function loadSections(pool: Pool, reportId: string): Promise<SectionRow[]> {
+  const { rows } = await pool.query<SectionRow>(
+    `SELECT s.id, s.target_id, s.section_name, s.section_slug, s.level
+       FROM sections s
+      WHERE s.report_id = $1
+      ORDER BY (s.attachment_id IS NOT NULL), s.attachment_id, s.order_in_doc`,
+    [reportId],
+  );
+  return rows;
+}
+
+/**
+ * A section and its subsections: the sections that follow it in the same document with a
+ * deeper level, up to the next section at its level or above.
+ */
+export function withSubsections(sections: readonly SectionRow[], picked: SectionRow): string[] {
+  const ids = [picked.id];
+  let i = sections.indexOf(picked) + 1;
+  while (i < sections.length) {
+    const s = sections[i]!;
+    if (s.target_id !== picked.target_id || s.level <= picked.level) break;
+    ids.push(s.id);
+    i += 1;
+  }
+  return ids;
+}
+
+/** The ids of the chunks of the given sections. */
+export async function sectionChunkIds(
+  pool: Pool,
+  reportId: string,
+  sectionIds: readonly string[],
+): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT id::text AS id FROM chunks WHERE report_id = $1 AND section_id = ANY($2::uuid[])',
+    [reportId, sectionIds],
+  );
+  return rows.map((r) => r.id);
 }

@@ -9,11 +9,26 @@ import {
 } from '@reports/contracts';
 import type { Logger, Pool } from '@reports/platform';
 import type { Embedder, Reranker, TextGenerator } from '@reports/providers';
-import { vectorSearch, type KeywordIndex, type VectorHit, type KeywordHit } from '@reports/search';
+import {
+  vectorSearch,
+  type KeywordIndex,
+  type SearchScope,
+  type VectorHit,
+  type KeywordHit,
+} from '@reports/search';
 import { reciprocalRankFusion, type FusedHit } from '../fusion/rrf.js';
-import { diversify } from '../diversity/diversity.js';
+import { diversify, diversifyReports } from '../diversity/diversity.js';
 import { HYDE_SYSTEM_PROMPT, hydeEmbeddingText, hydePrompt, wantsHyde } from '../hyde/hyde.js';
-import { findReportTenant, loadChunks, type ChunkRow } from './chunks.js';
+import { pickSectionBy } from '@reports/documents';
+import {
+  findReportTenant,
+  findReportsTenant,
+  loadChunks,
+  loadSections,
+  sectionChunkIds,
+  withSubsections,
+  type ChunkRow,
+} from './chunks.js';
 import { insertRetrievalLog } from '../log/retrievalLog.js';
 
 /** The adapters retrieval uses; main.ts builds the real ones, tests point them at test resources. */
@@ -51,27 +66,48 @@ interface Ordered extends FusedHit {
   /** What the final order and the diversity rule compare: rerank score when reranked, else RRF. */
   score: number;
   source_type: string;
+  report_id: string;
 }
 
-/** The report's tenant for this caller; 501 for a scope not built yet, 404 outside the caller's tenant. */
-async function resolveFolder(
+/** What a request searches, once its scope is resolved for the caller. */
+export interface ResolvedScope {
+  tenantId: string;
+  /** The folders searched (one, or the 2-20 of a multi-report scope). */
+  reportIds: string[];
+  /** Section scope: the chunks of the section and its subsections; null otherwise. */
+  chunkIds: string[] | null;
+}
+
+/**
+ * The scope's tenant and what it covers; 404 when a report is outside the caller's tenant
+ * (for multi_report: any of them) or the section is not one of the folder's.
+ */
+export async function resolveScope(
   deps: RetrievalDeps,
   req: ParsedRetrieveRequest,
-): Promise<{ reportId: string; tenantId: string }> {
-  if (req.scope.type !== 'folder') {
-    throw new AppError(
-      'scope_not_implemented',
-      `retrieval scope "${req.scope.type}" is not implemented yet (planned)`,
-    );
+): Promise<ResolvedScope> {
+  const callerTenant = req.caller.kind === 'user' ? req.caller.tenant_id : null;
+  const scope = req.scope;
+  if (scope.type === 'multi_report') {
+    const tenantId = await findReportsTenant(deps.pool, scope.report_ids, callerTenant);
+    if (!tenantId) throw new AppError('not_found', 'report not found (one of report_ids)');
+    return { tenantId, reportIds: [...scope.report_ids], chunkIds: null };
   }
-  const reportId = req.scope.report_id;
-  const tenantId = await findReportTenant(
-    deps.pool,
-    reportId,
-    req.caller.kind === 'user' ? req.caller.tenant_id : null,
-  );
+  const tenantId = await findReportTenant(deps.pool, scope.report_id, callerTenant);
   if (!tenantId) throw new AppError('not_found', 'report not found');
-  return { reportId, tenantId };
+  if (scope.type === 'folder') return { tenantId, reportIds: [scope.report_id], chunkIds: null };
+  const sections = await loadSections(deps.pool, scope.report_id);
+  const picked = pickSectionBy(sections, scope.section, (s) => ({
+    name: s.section_name,
+    slug: s.section_slug,
+  }));
+  if (!picked) throw new AppError('not_found', `section not found: ${scope.section}`);
+  const chunkIds = await sectionChunkIds(
+    deps.pool,
+    scope.report_id,
+    withSubsections(sections, picked),
+  );
+  return { tenantId, reportIds: [scope.report_id], chunkIds };
 }
 
 /** Step 1, HyDE: a hypothetical passage, only when a model actually writes it; null otherwise. */
@@ -147,7 +183,7 @@ interface LegResults {
 /** Step 3, both legs at once. A query without a single word has the zero vector: no neighbours. */
 async function searchLegs(
   deps: RetrievalDeps,
-  reportId: string,
+  scope: SearchScope,
   query: string,
   vector: number[] | null,
   useKeyword: boolean,
@@ -159,7 +195,7 @@ async function searchLegs(
     useKeyword
       ? (async (): Promise<KeywordHit[]> => {
           const t = performance.now();
-          const hits = await deps.keywordIndex.search(reportId, query, depth);
+          const hits = await deps.keywordIndex.searchScope(scope, query, depth);
           keywordMs = since(t);
           return hits;
         })()
@@ -167,7 +203,7 @@ async function searchLegs(
     vector && !isZero(vector)
       ? (async (): Promise<VectorHit[]> => {
           const t = performance.now();
-          const hits = await vectorSearch(deps.pool, reportId, vector, depth);
+          const hits = await vectorSearch(deps.pool, scope, vector, depth);
           vectorMs = since(t);
           return hits;
         })()
@@ -180,7 +216,7 @@ async function searchLegs(
 async function fuseCandidates(
   deps: RetrievalDeps,
   req: ParsedRetrieveRequest,
-  reportId: string,
+  reportIds: readonly string[],
   legs: LegResults,
 ): Promise<{ ordered: Ordered[]; rows: Map<string, ChunkRow> }> {
   const fused = reciprocalRankFusion(
@@ -190,7 +226,7 @@ async function fuseCandidates(
   );
   const rows = await loadChunks(
     deps.pool,
-    reportId,
+    reportIds,
     fused.map((f) => f.chunk_id),
   );
   const ordered: Ordered[] = fused
@@ -200,6 +236,7 @@ async function fuseCandidates(
       rerank_score: null,
       score: f.rrf_score,
       source_type: rows.get(f.chunk_id)!.source_type,
+      report_id: rows.get(f.chunk_id)!.report_id,
     }));
   return { ordered, rows };
 }
@@ -267,10 +304,13 @@ export async function retrieve(
   req: ParsedRetrieveRequest,
 ): Promise<RetrieveResponse> {
   const started = performance.now();
-  const { reportId, tenantId } = await resolveFolder(deps, req);
+  const scope = await resolveScope(deps, req);
+  const { tenantId } = scope;
+  // The log row's report: the folder, or the first of a multi-report scope (all are in the log's results).
+  const reportId = scope.reportIds[0]!;
   const useKeyword = req.options.legs !== 'vector';
   const useVector = req.options.legs !== 'keyword';
-  const log = deps.logger.child({ report_id: reportId });
+  const log = deps.logger.child({ report_id: reportId, scope_type: req.scope.type });
 
   const { hydeText, hydeMs } = await writeHydePassage(deps, req, useVector, log);
   const embedStarted = performance.now();
@@ -280,13 +320,13 @@ export async function retrieve(
   const retrievalStarted = performance.now();
   const legs = await searchLegs(
     deps,
-    reportId,
+    { reportIds: scope.reportIds, chunkIds: scope.chunkIds },
     req.query,
     vector,
     useKeyword,
     candidateDepth(req.top_k),
   );
-  const fused = await fuseCandidates(deps, req, reportId, legs);
+  const fused = await fuseCandidates(deps, req, scope.reportIds, legs);
   let retrievalMs = since(retrievalStarted);
 
   const { ordered, reranked, rerankMs, rerankError } = await rerankCandidates(
@@ -297,9 +337,12 @@ export async function retrieve(
     log,
   );
 
-  // Step 5, diversity (folder scope).
+  // Step 5, diversity: across source types in one folder, across reports in a multi-report scope.
   const t = performance.now();
-  const { selected, swaps } = diversify(ordered, req.top_k);
+  const { selected, swaps } =
+    req.scope.type === 'multi_report'
+      ? diversifyReports(ordered, req.top_k)
+      : diversify(ordered, req.top_k);
   retrievalMs += since(t);
   const chunks = toChunks(selected, fused.rows);
 
