@@ -13,7 +13,6 @@ import type { Nats, Pool } from '@reports/platform';
 import { disagreements } from '../finalize/invariants.js';
 import { countTargetRows, type TargetRowCounts } from '../finalize/store.js';
 import { targetTable } from '../targets.js';
-import { tailSubject } from './format.js';
 import type { ReplayScope } from './replay.js';
 
 /** What the events of one target's latest generation say. */
@@ -120,35 +119,55 @@ export interface VerifyResult {
   disagreements: Disagreement[];
 }
 
+/** Empty pulls in a row after which a read that has not reached the stream's end gives up. */
+const MAX_EMPTY_PULLS = 10;
+
+/**
+ * Every event of the scope up to the stream's last sequence when the read began, as the stream
+ * leader reports it. The read goes on until that sequence, not until the consumer says nothing is
+ * pending: an ordered consumer placed on a replica that is still catching up (a restarted cluster
+ * member) reports nothing pending before it has delivered everything, and a partial read shows
+ * rows ahead of their events. So the whole stream is read (the scope is applied here), a stalled
+ * read resumes after the last sequence it got, and it throws rather than answer from a partial
+ * read.
+ */
 async function readEvents(nats: Nats, scope: ReplayScope): Promise<PipelineEvent[]> {
-  const consumer = await nats.js.consumers.get(REPORTS_STREAM, {
-    filter_subjects: tailSubject(scope),
-    deliver_policy: DeliverPolicy.All,
-  });
   const events: PipelineEvent[] = [];
   const { state } = await nats.jsm.streams.info(REPORTS_STREAM);
   if (state.messages === 0) return events;
-  for (;;) {
-    const batch = await consumer.fetch({ max_messages: 512, expires: 2_000 });
-    let got = 0;
-    let caughtUp = false;
-    for await (const msg of batch) {
-      got += 1;
-      caughtUp = msg.info.pending === 0;
-      try {
-        const event = parseEvent(msg.json());
-        if (scope.tenant && event.tenant_id !== scope.tenant) continue;
-        if (scope.report && event.report_id !== scope.report) continue;
-        events.push(event);
-      } catch {
-        // Unreadable events are the replay command's to count.
+  const lastSeq = state.last_seq;
+  let nextSeq = state.first_seq;
+  let emptyPulls = 0;
+  while (nextSeq <= lastSeq) {
+    const consumer = await nats.js.consumers.get(REPORTS_STREAM, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: nextSeq,
+    });
+    try {
+      const batch = await consumer.fetch({ max_messages: 512, expires: 2_000 });
+      let got = 0;
+      for await (const msg of batch) {
+        got += 1;
+        nextSeq = msg.seq + 1;
+        try {
+          const event = parseEvent(msg.json());
+          if (scope.tenant && event.tenant_id !== scope.tenant) continue;
+          if (scope.report && event.report_id !== scope.report) continue;
+          events.push(event);
+        } catch {
+          // Unreadable events are the replay command's to count.
+        }
+        if (msg.seq >= lastSeq) break;
       }
-      // Caught up: stop now rather than wait for the pull to expire.
-      if (caughtUp) break;
+      emptyPulls = got === 0 ? emptyPulls + 1 : 0;
+      if (emptyPulls >= MAX_EMPTY_PULLS)
+        throw new Error(
+          `could not read the event stream to its end (sequence ${nextSeq} of ${lastSeq}); try again`,
+        );
+    } finally {
+      await consumer.delete().catch(() => undefined);
     }
-    if (got === 0 || caughtUp) break;
   }
-  await consumer.delete().catch(() => undefined);
   return events;
 }
 
