@@ -4,7 +4,12 @@ import { parseDocument } from '../src/index.js';
 import { analysePages } from '../src/parse/pdf.js';
 import type { RawTextItem } from '../src/parse/pdf.js';
 import type { ParsedDocument } from '../src/index.js';
-import { INSPECTION_LAYOUT, buildInspectionPdf } from '../../test-support/src/fixtures/index.js';
+import {
+  INDENTED_GRID,
+  INSPECTION_LAYOUT,
+  buildIndentedGridPdf,
+  buildInspectionPdf,
+} from '../../test-support/src/fixtures/index.js';
 
 const L = INSPECTION_LAYOUT;
 
@@ -211,5 +216,15 @@ describe('PDF layout analysis: sidebars', () => {
     expect(text).not.toContain('Chapters');
     expect(text.match(/Good/g)).toHaveLength(3);
     expect(text).toContain('Body text of page 2 goes here.');
+  });
+});
+
+describe('a label/value grid with indented values and labels run together', () => {
+  it('pairs each value with its own label', async () => {
+    const doc = await parseDocument('pdf', await buildIndentedGridPdf());
+    const lines = paragraphs(section(doc, INDENTED_GRID.heading).markdown);
+    const pairs = INDENTED_GRID.rows.flat().map(([label, value]) => `${label}: ${value}`);
+    expect(lines).toEqual(expect.arrayContaining(pairs));
+    expect(doc.tables).toHaveLength(0);
   });
 });

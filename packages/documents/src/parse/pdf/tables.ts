@@ -107,19 +107,65 @@ function cleanLabel(text: string): string {
   return text.replace(/\s*[:–—-]\s*$/, '').trim();
 }
 
+/** Whether a value starting at `x` sits under a label starting at `column` (flush or indented up to about an em). */
+function valueUnder(column: number, x: number, size: number): boolean {
+  return x >= column - 4 && x <= column + Math.max(4, size * 0.9);
+}
+
+/**
+ * A label row whose labels ran together into one segment ("Attic Insulation: Insulation Type
+ * Attic Insulation: R-value") split where the next line's values start a column: at the word
+ * the value sits under. Lines whose words are unknown are left as they are. Pure.
+ */
+export function splitLabelRow(head: Line, next: Line): Line {
+  const words = head.words;
+  if (!words || words.length === 0) return head;
+  const orphans = next.segments.filter(
+    (v) => !head.segments.some((s) => valueUnder(s.x, v.x, head.size)),
+  );
+  if (orphans.length === 0) return head;
+  const cuts = new Set<number>();
+  for (const v of orphans) {
+    const w = words.find((w) => valueUnder(w.x, v.x, head.size));
+    if (w && !head.segments.some((s) => s.x === w.x)) cuts.add(w.x);
+  }
+  if (cuts.size === 0) return head;
+  const segments: Segment[] = [];
+  for (const s of head.segments) {
+    const inside = words.filter((w) => w.x >= s.x - 0.5 && w.end <= s.end + 0.5);
+    const starts = [s.x, ...[...cuts].filter((c) => c > s.x && c < s.end).sort((a, b) => a - b)];
+    if (starts.length === 1 || inside.length === 0) {
+      segments.push(s);
+      continue;
+    }
+    starts.forEach((start, k) => {
+      const end = starts[k + 1] ?? Infinity;
+      const part = inside.filter((w) => w.x >= start - 0.5 && w.x < end - 0.5);
+      if (part.length === 0) return;
+      segments.push({
+        ...s,
+        x: part[0]!.x,
+        end: part.at(-1)!.end,
+        text: part.map((w) => w.text).join(' '),
+      });
+    });
+  }
+  return { ...head, segments };
+}
+
 /**
  * A label/value grid: rows of labels in bold or larger type, each label with its value on the
  * line(s) below in body type, aligned in columns ("Main panel capacity" over "200 AMP"). It
  * starts with a row of at least two labels whose next line holds values under them.
  */
 function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
-  const head = lines[i] as Line;
   const next = lines[i + 1];
-  if (!next || head.segments.length < 2 || !sameRow(head, next, 2.5)) return null;
+  if (!next) return null;
+  const head = splitLabelRow(lines[i] as Line, next);
+  if (head.segments.length < 2 || !sameRow(head, next, 2.5)) return null;
   if (!head.segments.every((s) => emphasised(s, head, body))) return null;
-  const tol = Math.max(4, head.size * 0.6);
   const columns: number[] = head.segments.map((s) => s.x);
-  const columnOf = (x: number): number => columns.findIndex((c) => Math.abs(c - x) <= tol);
+  const columnOf = (x: number): number => columns.findIndex((c) => valueUnder(c, x, head.size));
   if (next.segments.some((s) => emphasised(s, next, body) || columnOf(s.x) < 0)) return null;
   const labels = new Map<number, string>();
   const values = new Map<number, string[]>();
@@ -140,7 +186,7 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
   let firstValueColumns = 0;
   let j = i;
   for (; j < lines.length; j++) {
-    const line = lines[j] as Line;
+    const line = j === i ? head : (lines[j] as Line);
     if (j > i && !sameRow(lines[j - 1] as Line, line, 3)) break;
     const cols = line.segments.map((s) => columnOf(s.x));
     if (cols.some((c) => c < 0)) break;
