@@ -8,26 +8,39 @@ import type { Line } from './lines.js';
  */
 export function removeRunningLines(pages: Line[][], heights: number[]): Line[][] {
   if (pages.length < 3) return pages;
-  const key = (l: Line): string =>
-    `${Math.round(l.y / 3)}|${l.text.replace(/\d+/g, '#').toLowerCase()}`;
+  // The edge it runs along, digits and spaces ignored: "Pa g e |2" and "P a g e |3" are the same
+  // footer, on a portrait page and on a landscape one. Null: not near an edge.
+  const key = (l: Line, h: number): string | null => {
+    const edge = l.y > h * 0.88 ? 'top' : l.y < h * 0.12 ? 'bottom' : null;
+    return edge && `${edge}|${l.text.replace(/\d+/g, '#').replace(/\s+/g, '').toLowerCase()}`;
+  };
   const counts = new Map<string, number>();
   pages.forEach((lines, i) => {
     const h = heights[i] ?? 842;
     const seen = new Set<string>();
     for (const l of lines) {
-      const nearEdge = l.y > h * 0.88 || l.y < h * 0.12;
-      if (nearEdge) seen.add(key(l));
+      const k = key(l, h);
+      if (k) seen.add(k);
     }
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
   });
   const threshold = Math.max(3, Math.ceil(pages.length / 2));
   const running = new Set([...counts].filter(([, n]) => n >= threshold).map(([k]) => k));
   if (running.size === 0) return pages;
-  return pages.map((lines) => lines.filter((l) => !running.has(key(l))));
+  return pages.map((lines, i) =>
+    lines.filter((l) => {
+      const k = key(l, heights[i] ?? 842);
+      return k === null || !running.has(k);
+    }),
+  );
 }
 
-/** "Page 3 of 17", "3 of 17", "3/17", "Page 3", "- 3 -", "3": a page number and nothing else. */
-const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*\d{1,4}\s*(?:(?:of|\/)\s*\d{1,4})?\s*[-–—]?$/i;
+/**
+ * "Page 3 of 17", "3 of 17", "3/17", "Page 3", "- 3 -", "3": a page number and nothing else;
+ * also "Page 1 of 17Page 1 of 17", a footer some tools draw twice.
+ */
+const PAGE_NUMBER =
+  /^(?:page\s*)?[-–—]?\s*\d{1,4}\s*(?:(?:of|\/)\s*\d{1,4})?\s*[-–—]?(?:\s*page\s*\d{1,4}\s*of\s*\d{1,4})*$/i;
 
 export function isPageNumber(text: string): boolean {
   return PAGE_NUMBER.test(text.trim());

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { isPageNumber, removeRunningLines } from '../src/parse/pdf/furniture.js';
+import type { Line } from '../src/parse/pdf/lines.js';
+
+function line(page: number, y: number, text: string): Line {
+  return { page, y, x: 50, end: 500, size: 9, text, segments: [{ x: 50, end: 500, text }] };
+}
+
+describe('page furniture', () => {
+  it('knows a page number, also one a tool drew twice', () => {
+    expect(isPageNumber('Page 3 of 17')).toBe(true);
+    expect(isPageNumber('Page 1 of 17Page 1 of 17')).toBe(true);
+    expect(isPageNumber('- 4 -')).toBe(true);
+    expect(isPageNumber('Page 1 of 17 SUMMARY')).toBe(false);
+    expect(isPageNumber('Built in 1969')).toBe(false);
+  });
+
+  it('drops a footer that runs along the bottom edge however its letters are spaced, on portrait and landscape pages', () => {
+    // Portrait pages are 842 high, the last one landscape (595): the footer sits at another height.
+    const heights = [842, 842, 842, 595];
+    const footers = [
+      'Job No.25011 1/1 Opua Street P a g e | 1',
+      'Job No.25011 1/1 Opua Street Pa g e |2',
+      'Job No.25011 1/1 Opua Street P a g e | 3',
+      'Job No.25011 1/1 Opua Street P a g e | 4',
+    ];
+    const pages = heights.map((h, i) => [
+      line(i + 1, h / 2, `Body text of page ${i + 1}`),
+      line(i + 1, i === 3 ? 20 : 30, footers[i]!),
+    ]);
+    const kept = removeRunningLines(pages, heights);
+    expect(kept.map((p) => p.map((l) => l.text))).toEqual(
+      heights.map((_, i) => [`Body text of page ${i + 1}`]),
+    );
+  });
+
+  it('keeps text that repeats in the body, away from the edges', () => {
+    const heights = [842, 842, 842];
+    const pages = heights.map((h, i) => [line(i + 1, 400, 'Condition: Serviceable')]);
+    expect(removeRunningLines(pages, heights)).toEqual(pages);
+  });
+});
