@@ -13,6 +13,7 @@ export * from './text/chatModel.js';
 export * from './text/openAiChatModel.js';
 export * from './text/mistralChatModel.js';
 export * from './text/localExtractive.js';
+export * from './text/localAnswer.js';
 export * from './text/sentences.js';
 export * from './pricing/tokenPrices.js';
 export * from './pricing/modelPrices.js';

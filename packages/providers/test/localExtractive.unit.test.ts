@@ -1,66 +1,151 @@
 import { describe, expect, it } from 'vitest';
 import {
   LocalExtractiveModel,
-  extractiveAnswer,
+  cleanText,
+  factsOf,
+  focusTerms,
+  labelPairs,
+  localAnswer,
   queryTerms,
-  sentencesOf,
+  shown,
   streamPieces,
   type ChatStreamEvent,
+  type ContextDocument,
 } from '../src/index.js';
 
-const DOCS = [
+const DOCS: ContextDocument[] = [
   {
     ref: 'C1',
     title: 'Roof',
+    citation: 'Inspection.pdf p. 4',
     text: '## Roof\n\nThe roof covering is natural slate laid on battens. Some slates are slipped.',
   },
   {
     ref: 'C2',
     title: 'Drainage',
+    citation: 'Inspection.pdf p. 6',
     text: 'The gutters are cast iron and leak at the joints.\n\n| Item | State |\n|---|---|\n| Downpipe | cracked |',
   },
-  { ref: 'C3', title: 'Heating', text: 'A gas boiler installed in 2015 heats the house.' },
+  {
+    ref: 'C3',
+    title: 'Heating',
+    citation: 'Inspection.pdf p. 9',
+    text: 'A gas boiler installed in 2015 heats the house.',
+  },
 ];
 
-describe('the local extractive answerer', () => {
-  it('quotes the sentences that share most words with the question, cited', () => {
-    expect(extractiveAnswer(DOCS, 'What is the roof covering made of?')).toBe(
-      'From the report:\n\n> The roof covering is natural slate laid on battens. [C1]',
+/** The shapes real inspection reports take (issue: label/value grids, rating grids, boilerplate). */
+const REPORT: ContextDocument[] = [
+  {
+    ref: 'C1',
+    title: 'Plumbing > Water Heater',
+    citation: 'Inspection.pdf p. 12',
+    text:
+      'The inspection is a visual inspection only and is not a warranty of the water heater.\n\n' +
+      'Water heater approximate age: 11 years\n\nCapacity: 50 gallons\n\nEnergy source: Gas',
+  },
+  {
+    ref: 'C2',
+    title: 'Electrical',
+    citation: 'Inspection.pdf p. 14',
+    text: 'Main panel capacity: 200 AMP\n\nBranch wiring: Copper\n\nMain panel capacity: 200 AMP',
+  },
+  {
+    ref: 'C3',
+    title: 'Interiors',
+    citation: 'Inspection.pdf p. 20',
+    text: '| Item | S | R | NI |\n|---|---|---|---|\n| 1.4 Window & Frames |  | • |  |\n| 1.5 Doors | • |  |  |',
+  },
+  {
+    ref: 'C4',
+    title: 'Roof (attachment roofer-quote.pdf)',
+    citation: 'roofer-quote.pdf p. 1',
+    attachment: 'roofer-quote.pdf',
+    text: 'Replacement of the asphalt shingles is quoted at \\$12,400 including removal.',
+  },
+];
+
+describe('the local answerer', () => {
+  it('states the fact that answers first, whole, with the file and page', () => {
+    expect(localAnswer(REPORT, 'How old is the water heater?')).toMatch(
+      /^Water heater approximate age: 11 years\. \[Inspection\.pdf p\. 12\]/,
+    );
+    expect(localAnswer(DOCS, 'What is the roof covering made of?')).toMatch(
+      /^The roof covering is natural slate laid on battens\. \[Inspection\.pdf p\. 4\]/,
     );
   });
 
-  it('quotes several passages in reading order', () => {
-    const answer = extractiveAnswer(
+  it('gives a labelled value its subject when the label alone does not say it', () => {
+    expect(localAnswer(REPORT, 'What size is the water heater?')).toMatch(
+      /^Water Heater – capacity: 50 gallons\. \[Inspection\.pdf p\. 12\]/,
+    );
+  });
+
+  it('never opens with boilerplate, and says a repeated fact once', () => {
+    const water = localAnswer(REPORT, 'Is the water heater gas or electric?');
+    expect(water).not.toMatch(/^The inspection is a visual inspection/);
+    const panel = localAnswer(REPORT, 'What is the main panel capacity?');
+    expect(panel.match(/200 AMP/g)).toHaveLength(1);
+  });
+
+  it('reads a rating grid row against its header: which column the mark is in', () => {
+    expect(factsOf(REPORT[2]!.text).map((f) => f.text)).toEqual([
+      '1.4 Window & Frames: R',
+      '1.5 Doors: S',
+    ]);
+  });
+
+  it('names the attachment a fact comes from, and renders clean text', () => {
+    const answer = localAnswer(REPORT, 'How much does the roof replacement cost?');
+    expect(answer).toMatch(
+      /^From the attachment roofer-quote\.pdf: Replacement of the asphalt shingles is quoted at \$12,400 including removal\. \[roofer-quote\.pdf p\. 1\]/,
+    );
+    expect(answer).not.toContain('\\');
+  });
+
+  it('states further facts that answer as well after the first, each cited', () => {
+    const answer = localAnswer(
       DOCS,
       'Is the boiler from 2015, are the gutters leaking, are slates slipped?',
     );
-    expect(answer.split('\n\n').slice(1)).toEqual([
-      '> Some slates are slipped. [C1]',
-      '> The gutters are cast iron and leak at the joints. [C2]',
-      '> A gas boiler installed in 2015 heats the house. [C3]',
-    ]);
+    const lines = answer.split('\n').filter((l) => l.startsWith('- ') || /^\S/.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const l of lines.filter((l) => l !== 'The report also says:'))
+      expect(l).toMatch(/\[Inspection\.pdf p\. \d+\]$/);
+  });
+
+  it('says plainly when the report does not say, and when there is no text yet', () => {
+    expect(localAnswer(DOCS, 'Is there a swimming pool?')).toMatch(/^The report does not say\./);
+    expect(localAnswer([], 'roof')).toMatch(/no report text to answer from yet/);
   });
 
   it('gives the same answer every time', () => {
     const q = 'gutters downpipe boiler';
-    expect(extractiveAnswer(DOCS, q)).toBe(extractiveAnswer(DOCS, q));
+    expect(localAnswer(DOCS, q)).toBe(localAnswer(DOCS, q));
   });
 
-  it('says so when nothing matches, and when there is no text at all', () => {
-    expect(extractiveAnswer(DOCS, 'swimming pool')).toMatch(/^No passage of the report matches/);
-    expect(extractiveAnswer([], 'roof')).toMatch(/no report text to quote yet/);
+  it('cites by ref when a document has no citation', () => {
+    expect(localAnswer([{ ref: 'S1', title: 'Snapshot', text: 'Roof: slate' }], 'roof')).toMatch(
+      /\[S1\]$/,
+    );
   });
 
   it('ignores words that say nothing about the question', () => {
     expect(queryTerms('What is the age of the boiler, please?')).toEqual(['age', 'boiler']);
   });
 
-  it('reads sentences out of markdown, without headings marks, table rules or pipes', () => {
-    expect(sentencesOf(DOCS[1]!.text)).toEqual(
-      ['The gutters are cast iron and leak at the joints.', 'Downpipe cracked'].filter(
-        (s) => s.length >= 12,
-      ),
+  it('cleans markdown marks, escapes and links out of a line', () => {
+    expect(cleanText('## **Roof** \\- see [photo 3](#p3) \\*approx.\\* 11 years')).toBe(
+      'Roof - see photo 3 *approx.* 11 years',
     );
+  });
+
+  it('shows a sentence too long to show around its matched words, never cutting them', () => {
+    const long = `${'Some words before the point, '.repeat(12)}the furnace is 13 years old, ${'and then more words after it, '.repeat(12)}end.`;
+    const out = shown(long, ['furnace']);
+    expect(out).toContain('the furnace is 13 years old,');
+    expect(out.length).toBeLessThan(long.length);
+    expect(out).toMatch(/^… .* …$/);
   });
 
   it('streams the answer in pieces that join back to it, then says it is done', async () => {
@@ -74,7 +159,7 @@ describe('the local extractive answerer', () => {
     }))
       events.push(e);
     const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
-    expect(text).toBe(extractiveAnswer(DOCS, 'gutters'));
+    expect(text).toBe(localAnswer(DOCS, 'gutters'));
     expect(events.at(-1)).toEqual({
       type: 'done',
       finishReason: 'stop',
@@ -103,5 +188,53 @@ describe('the local extractive answerer', () => {
     const pieces = streamPieces('one two three four five six seven', 8);
     expect(pieces.join('')).toBe('one two three four five six seven');
     expect(pieces.every((p) => p.length <= 14)).toBe(true);
+  });
+});
+
+describe('what a question asks about', () => {
+  it('is the head of the noun phrase, or what "how old" and "where" ask for', () => {
+    expect(focusTerms('What is the distribution panel rating?')[0]).toBe('rating');
+    expect(focusTerms("What is the furnace's heating capacity?")[0]).toBe('capacity');
+    expect(focusTerms('What brand is the cooktop?')[0]).toBe('brand');
+    expect(focusTerms('What is the amperage of the electrical service?')[0]).toBe('amperage');
+    expect(focusTerms('How old is the furnace?')).toContain('age');
+    expect(focusTerms('Where is the electrical panel?')).toContain('location');
+    expect(focusTerms('What kind of heating system does the unit have?')).toEqual([]);
+  });
+});
+
+describe('label/value grids read as one line', () => {
+  it('split into pairs at the capitalised word that starts each label', () => {
+    expect(
+      labelPairs(
+        'Service entrance cable and location: Not visible Service size: 100 Amps (240 Volts) Main disconnect/service box rating: 125 Amps',
+      ),
+    ).toEqual({
+      subject: null,
+      pairs: [
+        'Service entrance cable and location: Not visible',
+        'Service size: 100 Amps (240 Volts)',
+        'Main disconnect/service box rating: 125 Amps',
+      ],
+    });
+  });
+
+  it('keep a finding with its details, and its subject apart', () => {
+    expect(
+      labelPairs(
+        'APPLIANCES \\ Range 11. Condition: hot surface light always on Location: First Floor Kitchen Task: Further evaluation',
+      ),
+    ).toEqual({
+      subject: 'APPLIANCES \\ Range',
+      pairs: [
+        'Condition: hot surface light always on; Location: First Floor Kitchen; Task: Further evaluation',
+      ],
+    });
+  });
+
+  it('pair a label line with the value on the line below it', () => {
+    expect(
+      factsOf('AFUE Rating\n\n96.7\n\nThe furnace was serviced in 2021.').map((f) => f.text),
+    ).toEqual(['AFUE Rating: 96.7', 'The furnace was serviced in 2021.']);
   });
 });

@@ -16,6 +16,12 @@ export interface ContextDocument {
   /** Where it comes from, for people (`Roof coverings`, `survey.pdf`...). */
   title: string;
   text: string;
+  /** How an answer cites it for people (`Inspection.pdf p. 12`); absent: by `ref`. */
+  citation?: string;
+  /** The attachment's file name when the text comes from an attachment. */
+  attachment?: string | null;
+  /** The user's own earlier exchange recalled by chat memory, not the report. */
+  memory?: boolean;
 }
 
 export interface ChatStreamRequest {

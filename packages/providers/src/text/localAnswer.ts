@@ -1,0 +1,717 @@
+import { splitSentences } from './sentences.js';
+import { foldWords } from '../embedding/localEmbedder.js';
+import type { ContextDocument } from './chatModel.js';
+
+/**
+ * The local answerer's reading of a turn's documents (docs/adr/132-local-answerer.md): the
+ * documents become facts (a `Label: value` line, a table row read against its header, a
+ * sentence of prose), each fact is scored against the question, and the answer states the
+ * best facts first, whole, each with its citation. Pure and deterministic throughout.
+ */
+
+/** Facts stated at most in one answer: the answer and two more that answer as well. */
+const MAX_FACTS = 3;
+/** A further fact must score at least this share of the best one. */
+const FURTHER_SHARE = 0.6;
+/** Longest fact stated whole; a longer sentence is shown around its matched words. */
+const MAX_FACT_CHARS = 420;
+/**
+ * The question is answered when the best fact matches at least this share of the question's
+ * weight (its terms weighted by rarity in the documents); below it the report "does not say".
+ */
+const ANSWERED_SHARE = 0.4;
+
+// Words that match everywhere and say nothing about what is asked.
+const STOPWORDS = new Set(
+  (
+    'the and for are was were with what which who whom whose when where why how does did done ' +
+    'this that these those there their them they then than have has had not but you your yours ' +
+    "can could would should will shall may might must its it's into onto from about over under " +
+    'any all some such very also just only more most less much many one two tell show give please ' +
+    'report say says said know there here out off our ours his her hers him she he is be been being ' +
+    'home house property unit inspection inspector found noted listed described'
+  ).split(/\s+/),
+);
+
+/** Words a finding is said in: what "what is wrong with …" asks for. */
+const DEFECT_WORDS = (
+  'condition defect deficiency damaged damage repair replace observed noted missing loose ' +
+  'cracked crack leak leaking rust rusted deteriorated worn improper improperly split broken ' +
+  'stained stains frost corrosion corroded failed failing'
+).split(' ');
+
+/**
+ * Words a buyer asks with and the words reports answer with. A question's term also matches
+ * its related words, at a lower weight.
+ */
+const RELATED: Record<string, readonly string[]> = {
+  wrong: DEFECT_WORDS,
+  problem: DEFECT_WORDS,
+  problems: DEFECT_WORDS,
+  issue: DEFECT_WORDS,
+  issues: DEFECT_WORDS,
+  defects: DEFECT_WORDS,
+  old: ['age', 'year', 'years', 'installed', 'manufactured', 'built', 'vintage'],
+  age: ['old', 'year', 'years', 'installed', 'manufactured', 'built'],
+  new: ['age', 'year', 'years', 'installed'],
+  built: ['year', 'constructed', 'construction', 'age'],
+  size: ['capacity', 'gallon', 'gallons', 'amp', 'amps', 'btu', 'tons', 'rating', 'rated'],
+  big: ['size', 'capacity', 'gallon', 'gallons'],
+  capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
+  covering: ['roofing', 'shingles', 'shingle', 'material', 'covered'],
+  covered: ['covering', 'roofing', 'shingles', 'material'],
+  located: ['location', 'located'],
+  year: ['year', 'built', 'installed', 'date', 'dated', 'manufactured'],
+  where: ['location', 'located'],
+  amperage: ['amp', 'amps', 'ampere', 'capacity'],
+  amps: ['amp', 'amperage', 'ampere'],
+  brand: ['make', 'manufacturer', 'model', 'brand'],
+  make: ['brand', 'manufacturer', 'model'],
+  manufacturer: ['brand', 'make', 'manufactured'],
+  kind: ['type', 'material', 'style'],
+  type: ['kind', 'material', 'style'],
+  material: ['type', 'materials', 'made'],
+  made: ['material', 'materials', 'type'],
+  // wrong, problem(s), issue(s), defect(s): the words findings are said in (DEFECT_WORDS).
+  condition: ['serviceable', 'satisfactory', 'fair', 'poor', 'good', 'condition'],
+  fuel: ['gas', 'electric', 'oil', 'energy', 'source'],
+  heated: ['heating', 'heat', 'furnace', 'boiler'],
+  furnace: ['heating'],
+  heating: ['furnace', 'boiler', 'heat'],
+  air: ['cooling', 'conditioner', 'conditioning'],
+  heat: ['heating', 'furnace', 'boiler'],
+  cooled: ['cooling', 'air', 'conditioning', 'conditioner'],
+  insulation: ['insulated', 'batt', 'batts', 'cellulose', 'fiberglass', 'fibreglass'],
+  insulated: ['insulation', 'batt', 'cellulose', 'fiberglass'],
+  roof: ['roofing', 'shingles', 'shingle', 'covering'],
+  roofing: ['roof', 'shingles', 'covering'],
+  wiring: ['wire', 'wires', 'conductors', 'conductor', 'copper', 'aluminum', 'aluminium'],
+  pipes: ['piping', 'pipe', 'plumbing', 'supply', 'lines'],
+  piping: ['pipes', 'pipe', 'plumbing', 'supply', 'lines'],
+  walls: ['wall', 'cladding', 'siding', 'exterior'],
+  cladding: ['siding', 'walls', 'exterior'],
+  siding: ['cladding', 'walls', 'exterior'],
+  foundation: ['foundations', 'footings', 'basement', 'slab'],
+  windows: ['window', 'glazing', 'glass', 'pane', 'panes'],
+  glass: ['glazing', 'pane', 'panes', 'windows'],
+};
+
+/** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
+const BOILERPLATE =
+  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions)/i;
+
+/** Sentences of general advice: what can happen, not what is. */
+const ADVICE =
+  /\b(can|may|could|will|tend to|typically|generally|usually|often) (cause|affect|lead|result|occur|develop|fail|leak|be expected)\b|\b(it is|is) (recommended|important|advisable|prudent)\b/i;
+
+/** Lines that are page furniture, not content. */
+const FURNITURE =
+  /^(page \d+( of \d+)?|\d+ of \d+|\d+|report (no|number)\.?:? ?\S+|printed on .*|confidential)$/i;
+
+/** The folded words of a question worth looking for. Pure. */
+export function queryTerms(query: string): string[] {
+  return [
+    ...new Set(
+      foldWords(query).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOPWORDS.has(w)),
+    ),
+  ];
+}
+
+/** One thing a document states, ready to be said. */
+export interface Fact {
+  /** The document it comes from (index into the turn's documents). */
+  doc: number;
+  /** Position inside the document, for reading order. */
+  index: number;
+  /** Clean text, whole. */
+  text: string;
+  /** A `Label: value` pair or a table row: a short fact rather than prose. */
+  labelled: boolean;
+  /**
+   * What the fact is about when its text does not say: the words before a grid's first label
+   * (`DISTRIBUTION SYSTEM \ Wiring`) or the heading above it inside the document. Null: the
+   * document's title.
+   */
+  subject: string | null;
+  /** Facts of one grid (consecutive labelled facts) share a block: each is context for the others. */
+  block: number;
+  /** The sentence before, for one that starts with a pronoun ("It was last serviced in 2023"). */
+  prior?: string;
+}
+
+/** Text as a person reads it: markdown marks, escapes and runs of spaces gone. Pure. */
+export function cleanText(line: string): string {
+  return line
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ') // images
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links: their text
+    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d+[.)]\s+(?=\D))/, '')
+    .replace(/(?<!\\)(\*\*|__|`)/g, '')
+    .replace(/(^|\s)[*_](\S(?:.*?[^\s\\])?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>~<&$])/g, '$1') // markdown escapes: the character itself
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function tableCells(line: string): string[] | null {
+  const t = line.trim();
+  if (!t.startsWith('|')) return null;
+  return t
+    .replace(/^\|/, '')
+    .replace(/\|\s*$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => (MARK.test(c.trim()) ? c.trim() : cleanText(c)));
+}
+
+/** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
+function rowFact(header: readonly string[] | null, cells: readonly string[]): string | null {
+  const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
+  if (filled.length === 0) return null;
+  const [first, ...rest] = filled;
+  if (rest.length === 0)
+    return first!.h && first!.h !== first!.c ? `${first!.h}: ${first!.c}` : first!.c;
+  const parts = rest.map(({ c, h }) => {
+    if (!h) return c;
+    // A mark in a rating column says the column applies: `Repair`, not `Repair: •`.
+    if (MARK.test(c)) return h;
+    return `${h}: ${c}`;
+  });
+  return `${first!.c}: ${parts.join('; ')}`;
+}
+
+/** A mark in a grid cell (a rating grid's column that applies). */
+const MARK = /^[•✓✔xX*●■◼√]$/;
+
+/** Labels that detail a finding (`Condition: … Location: Kitchen Task: Repair`): kept with it. */
+const DETAIL_LABEL =
+  /^(implications?(\(s\))?|location|task|time|cost|notes?|photos?|estimated cost)$/i;
+
+/** Words that label alone in findings and grids: a label run stops at them. */
+const SINGLE_LABEL =
+  /^(task|location|time|condition|implications?(\(s\))?|cost|notes?|comments?|observations?|recommendations?|type|material|age|size|rating|model|brand|make|style|status)$/i;
+
+/** A Title Case word ("Floor"), not a unit or code ("BTU/hr", "AMP", "2x6"). */
+function titleCase(word: string): boolean {
+  return /^\p{Lu}\p{Ll}/u.test(word);
+}
+
+function capitalised(word: string): boolean {
+  return /^[\p{Lu}\d]/u.test(word);
+}
+
+/**
+ * The `Label: value` pairs of a grid line read as one line ("Service size: 100 Amps (240 Volts)
+ * Main disconnect/service box rating: 125 Amps"): a label runs back from its colon to the
+ * capitalised word that starts it (a run of Title Case words is one label), its value up to
+ * the next label. Pairs that detail a finding stay with it; pairs without a value are dropped.
+ * Null when the line holds no label. Pure.
+ */
+export function labelPairs(line: string): { subject: string | null; pairs: string[] } | null {
+  const colons = [...line.matchAll(/(?<=[\p{L}\p{N})])\s?:+(?=\s|$)/gu)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+  }));
+  if (colons.length === 0) return null;
+  const labels: { start: number; colon: number; end: number }[] = [];
+  let floor = 0;
+  for (const { at: colon, end } of colons) {
+    const words = [...line.slice(floor, colon).matchAll(/\S+/g)];
+    let first = -1;
+    let lower = false;
+    for (let i = words.length - 1; i >= 0 && words.length - i <= 8; i--) {
+      const w = words[i]![0];
+      if (capitalised(w)) {
+        first = i;
+        const before = words[i - 1]?.[0];
+        // A run of Title Case words is one label ("Floor Structure"), unless the label
+        // already has lower-case words or is a word that labels alone ("Kitchen Task").
+        if (lower || !before || !titleCase(before) || /[.:;]$/.test(before)) break;
+        if (SINGLE_LABEL.test(w)) break;
+      } else if (/\p{L}/u.test(w)) {
+        if (first >= 0) break;
+        lower = true;
+      }
+    }
+    // The value of the label before cannot be empty: leave it the first word.
+    if (first === 0 && labels.length > 0 && words.length > 1 && capitalised(words[1]![0]))
+      first = 1;
+    const start = first >= 0 ? floor + words[first]!.index : -1;
+    if (start < 0 || colon - start > 60 || !/\p{L}/u.test(line.slice(start, colon))) continue;
+    labels.push({ start, colon, end });
+    floor = end;
+  }
+  if (labels.length === 0) return null;
+  const subject =
+    line
+      .slice(0, labels[0]!.start)
+      .replace(/\s*\d+\.\s*$/, '')
+      .trim() || null;
+  const pairs: string[] = [];
+  labels.forEach((l, i) => {
+    const label = line.slice(l.start, l.colon).trim();
+    const next = labels[i + 1];
+    const raw = line.slice(l.end, next?.start ?? line.length);
+    // "… installation 1. Condition:": a finding's number before the next label is not a value.
+    const value = (next ? raw.replace(/\s+\d{1,2}\.\s*$/, '') : raw).trim();
+    if (!value) return;
+    if (DETAIL_LABEL.test(label) && pairs.length > 0)
+      pairs[pairs.length - 1] += `; ${label}: ${value}`;
+    else pairs.push(`${label}: ${value}`);
+  });
+  return pairs.length > 0 ? { subject, pairs } : null;
+}
+
+/** A line that names what follows (a short heading-like line without an ending stop). */
+function labelLike(line: string): boolean {
+  const words = line.split(/\s+/);
+  return words.length <= 6 && line.length <= 48 && !/[.!?:;,]/.test(line) && /\p{L}/u.test(line);
+}
+
+/** A short value a label line is followed by: a number, a measure, a word or two. */
+function valueLike(line: string): boolean {
+  return line.length <= 60 && line.split(/\s+/).length <= 8 && !/:/.test(line);
+}
+
+/**
+ * The lines of a document as written: a sentence hard-wrapped over several lines (a narrow
+ * column beside a photo) joined back into one. A line continues the one before when that one
+ * does not end a sentence and it starts in lower case. Tables and headings stay apart. Pure.
+ */
+export function logicalLines(text: string): string[] {
+  const out: string[] = [];
+  let prose = false;
+  for (const raw of text.split(/\n/)) {
+    if (raw.trim() === '') continue;
+    const structural = /^\s*(\||#{1,6}\s|[-*+•]\s|\d+[.)]\s)/.test(raw);
+    const last = out.at(-1);
+    if (
+      prose &&
+      !structural &&
+      last !== undefined &&
+      !/[.!?:;]\s*$/.test(last) &&
+      /^\s*[\p{Ll}(]/u.test(raw)
+    ) {
+      out[out.length - 1] = `${last.trimEnd()} ${raw.trim()}`;
+      continue;
+    }
+    out.push(raw);
+    prose = !structural;
+  }
+  return out;
+}
+
+/** A sentence that names its subject only by a pronoun: the sentence before names it. */
+const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
+
+/** A row of labels ("| Service Amperage: | Wiring Method: |"): the values are on the next row. */
+function labelRow(cells: readonly string[]): boolean {
+  const filled = cells.filter((c) => c !== '');
+  return filled.length > 0 && filled.every((c) => /:$/.test(c));
+}
+
+/** The facts of one document in reading order. Pure. */
+export function factsOf(text: string, doc = 0): Fact[] {
+  const facts: Fact[] = [];
+  let header: string[] | null = null;
+  let labels: string[] | null = null;
+  let inTable = false;
+  let heading: string | null = null;
+  let pendingLabel: string | null = null;
+  let pendingIsHeading = false;
+  let block = 0;
+  const push = (t: string, labelled: boolean, subject: string | null): void => {
+    if (t.length < 4 || FURNITURE.test(t)) return;
+    if (!labelled) block++;
+    facts.push({ doc, index: facts.length, text: t, labelled, subject, block });
+    if (!labelled) block++;
+  };
+  for (const raw of logicalLines(text)) {
+    const cells = tableCells(raw);
+    if (cells) {
+      pendingLabel = null;
+      if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) continue; // the rule under a header
+      if (labelRow(cells)) {
+        // A grid set as a table: rows of labels, each over a row of values.
+        labels = cells.map((c) => c.replace(/\s*:$/, ''));
+        inTable = true;
+        continue;
+      }
+      if (labels) {
+        cells.forEach((c, i) => {
+          if (c !== '' && labels?.[i]) push(`${labels[i]}: ${c}`, true, heading);
+        });
+        labels = null;
+        continue;
+      }
+      if (!inTable) {
+        header = cells;
+        inTable = true;
+        continue;
+      }
+      const row = rowFact(header, cells);
+      if (row) push(row, true, heading);
+      continue;
+    }
+    if (inTable) block++;
+    inTable = false;
+    header = null;
+    labels = null;
+    const isHeading = /^\s{0,3}#{1,6}\s/.test(raw);
+    const line = cleanText(raw);
+    if (!line) continue;
+    // "AFUE Rating" then "96.7": a label on its line and its value on the next.
+    if (pendingLabel && valueLike(line) && !isHeading) {
+      push(`${pendingLabel}: ${line}`, true, heading);
+      pendingLabel = null;
+      continue;
+    }
+    if (pendingLabel && !pendingIsHeading) push(pendingLabel, false, heading);
+    pendingLabel = null;
+    if (isHeading || labelLike(line)) {
+      if (isHeading) {
+        heading = line;
+        block++;
+      }
+      pendingLabel = line;
+      pendingIsHeading = isHeading;
+      continue;
+    }
+    const grid = line.length <= 2000 ? labelPairs(line) : null;
+    if (grid) {
+      for (const pair of grid.pairs) {
+        if (pair.length <= MAX_FACT_CHARS) push(pair, true, grid.subject ?? heading);
+        else for (const s of splitSentences(pair)) push(s, false, grid.subject ?? heading);
+      }
+      continue;
+    }
+    let prior: string | null = null;
+    for (const s of splitSentences(line)) {
+      push(s, false, heading);
+      const last = facts.at(-1);
+      if (prior && last?.text === s && PRONOUN.test(s)) last.prior = prior;
+      prior = s;
+    }
+  }
+  if (pendingLabel && !pendingIsHeading) push(pendingLabel, false, heading);
+  return facts;
+}
+
+interface Scored extends Fact {
+  score: number;
+  /** Share of the question's weight the fact (with its document title) matches. */
+  coverage: number;
+  /** Each question term's weight (the same for every fact of a turn). */
+  weights: ReadonlyMap<string, number>;
+  /** Question terms found in the fact itself. */
+  matched: string[];
+}
+
+/** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (short.length < 3 || !long.startsWith(short)) return false;
+  const suffix = long.slice(short.length);
+  // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
+  return /^(s|es|ed|d)$/.test(suffix) || (suffix === 'ing' && short.length <= 5);
+}
+
+function termMatches(term: string, words: ReadonlySet<string>): boolean {
+  if (words.has(term)) return true;
+  for (const w of words) if (sameWord(term, w)) return true;
+  return false;
+}
+
+const QUANTITY_QUESTION =
+  /\b(how (old|many|much|big|large|long|deep|thick|high)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
+const KIND_QUESTION =
+  /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
+
+/** Materials of buildings: what "what is it made of / covered with" asks for. */
+const MATERIAL_WORDS = new Set(
+  (
+    'concrete block brick stone timber wood wooden vinyl aluminum aluminium asphalt shingle ' +
+    'shingles tile tiles slate metal steel copper plastic pex abs pvc cpvc galvanized iron ' +
+    'cast fiberglass fibreglass glass stucco plaster drywall gypsum cedar pine plywood osb ' +
+    'masonry poured cement composite composition membrane bitumen rubber epdm mineral wool ' +
+    'cellulose batt batts foam polybutylene lead clay'
+  ).split(' '),
+);
+
+/** A value that is only a rating of a grid: it answers how a thing was found, not what it is. */
+const RATING_VALUE =
+  /:\s*(serviceable|satisfactory|acceptable|marginal|poor|good|fair|review|comment|inspected|not inspected|not present|not operated|repair|s|r|c|np|ni|no)[\s,.;]*$/i;
+
+const FOCUS =
+  /\b(?:how (old|big|large|many|much|long|deep|thick)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
+/** Words that end the noun phrase of "what is the … ?". */
+const PHRASE_END =
+  /^(of|for|in|on|at|to|with|by|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
+
+/**
+ * What a question asks about, with the words an answer says it in: "how old" → age, years;
+ * "what is the distribution panel rating" → rating (the head of the noun phrase); "where" →
+ * location. Empty when it does not say. Pure.
+ */
+export function focusTerms(query: string): string[] {
+  const m = FOCUS.exec(query);
+  if (!m) return [];
+  // "When was it serviced": a date is asked for; QUANTITY_QUESTION favours facts with numbers.
+  if (m[4]) return ['date', 'dated'];
+  let word = m[1] ?? (m[3] ? 'located' : /^who/i.test(m[0]) ? 'manufacturer' : '');
+  if (m[2]) {
+    const phrase: string[] = [];
+    // "the furnace's heating capacity": the possessive belongs to the phrase.
+    for (const w of m[2]
+      .trim()
+      .replace(/['’]s\b/g, '')
+      .split(/\s+/)) {
+      if (PHRASE_END.test(w)) break;
+      phrase.push(w);
+    }
+    word = phrase.at(-1) ?? '';
+  }
+  word = word.toLowerCase();
+  // "What was found with …", "what is wrong with …": a finding is asked for.
+  if (/^(found|wrong|problems?|issues?|defects?|concerns?)$/.test(word)) return DEFECT_WORDS;
+  if (!word || STOPWORDS.has(word) || word === 'kind' || word === 'type' || word === 'sort')
+    return [];
+  return [word, ...(RELATED[word] ?? [])];
+}
+
+/**
+ * Scores every fact of the documents for the question: each term weighted by its rarity
+ * among the facts (idf), matched in the fact (full weight) or in its document's title (half),
+ * a related word counting 0.6; numbers favoured when a quantity is asked, short labelled
+ * facts when a kind is asked; boilerplate discounted. Pure.
+ */
+export function scoreFacts(documents: readonly ContextDocument[], query: string): Scored[] {
+  // "What type of windows": `type` frames the question; the windows are what it is about.
+  const frame = /\b(kind|type|sort|style)s? of\b/i.exec(query)?.[1]?.toLowerCase();
+  const terms = queryTerms(query).filter((t) => t !== frame);
+  const facts = documents.flatMap((d, i) => factsOf(d.text, i));
+  if (facts.length === 0 || terms.length === 0) return [];
+  const factWords = facts.map((f) => new Set(foldWords(f.text)));
+  // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
+  // furnace its grid names in "Heating system type: Furnace".
+  const blockWords = new Map<string, Set<string>>();
+  facts.forEach((f, i) => {
+    if (!f.labelled) return;
+    const key = `${f.doc}:${f.block}`;
+    const set = blockWords.get(key) ?? new Set<string>();
+    for (const w of factWords[i]!) set.add(w);
+    blockWords.set(key, set);
+  });
+  const titleWords = documents.map((d) => foldWords(d.title));
+  const df = (t: string): number => factWords.filter((w) => termMatches(t, w)).length;
+  const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
+  const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
+  const quantity = QUANTITY_QUESTION.test(query);
+  const kind = KIND_QUESTION.test(query);
+  const material =
+    /\b(made of|made from|covered (with|in)|covering|material|materials|built of|built from|constructed of|cladding|what kind of|what type of)\b/i.test(
+      query,
+    );
+  // A question about what was inspected wants the report's limits, not less of them.
+  const aboutScope =
+    /\b(inspect(ed)?|includ(ed|e)|check(ed)?|test(ed)?|scope|access(ed|ible)?)\b/i.test(query);
+  const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
+  const focus = focusTerms(query);
+  return facts.map((f, i) => {
+    const words = factWords[i]!;
+    const title = new Set(titleWords[f.doc]!);
+    const subject = new Set(foldWords(f.subject ?? ''));
+    const label = f.labelled ? new Set(foldWords(f.text.split(':')[0] ?? '')) : null;
+    const context = f.labelled
+      ? blockWords.get(`${f.doc}:${f.block}`)
+      : f.prior
+        ? new Set(foldWords(f.prior))
+        : undefined;
+    let score = 0;
+    const matched: string[] = [];
+    for (const t of terms) {
+      const w = weight.get(t)!;
+      // In the fact or in the item it is filed under ("APPLIANCES \ Range"): the full weight;
+      // a related word in it (gallons for size): 0.6; only in the section's title: 0.8 unmatched.
+      if (termMatches(t, words) || termMatches(t, subject)) {
+        score += w;
+        matched.push(t);
+      } else if ((RELATED[t] ?? []).some((r) => termMatches(r, words))) {
+        score += (termMatches(t, title) ? 0.8 : 0.6) * w;
+        matched.push(t);
+      } else if (termMatches(t, title)) score += 0.8 * w;
+      else if (context && termMatches(t, context)) score += 0.5 * w;
+      else if ((RELATED[t] ?? []).some((r) => termMatches(r, title) || termMatches(r, subject)))
+        score += 0.5 * w;
+    }
+    const coverage = total > 0 ? score / total : 0;
+    // A finding filed under what is asked about ("WINDOWS \ Glass") is about it, where one
+    // filed elsewhere only mentions it.
+    if (terms.some((t) => termMatches(t, subject))) score *= 1.2;
+    if (matched.length === 0) score *= 0.3;
+    if (quantity && /\d/.test(f.text)) score *= 1.3;
+    if (kind && f.labelled) score *= 1.2;
+    if (focus.length > 0) {
+      // The answer names what is asked about ("capacity", "age"); a grid answers it in its
+      // label: "Main panel capacity: 200 AMP".
+      if (focus.some((t) => termMatches(t, words))) {
+        score *= 1.3;
+        if (label && focus.some((t) => termMatches(t, label))) score *= 1.5;
+      } else score *= 0.75;
+      // A life expectancy is not an age.
+      if (
+        focus.includes('age') &&
+        /life expectancy|lifespan|life span|remaining life|useful life/i.test(f.text)
+      )
+        score *= 0.6;
+    }
+    // A rating grid's row whose mark lost its column ("4.2 Insulation: •") says nothing.
+    if (label && /:\s*[•✓✔●■◼√]\s*$/.test(f.text)) score *= 0.3;
+    if (label) {
+      // A label that names just what is asked ("Roofing material") over one that names more
+      // ("Attic/roof insulation material").
+      const named = [...label].filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d/.test(w));
+      if (named.length > 0) {
+        const asked = named.filter(
+          (w) =>
+            w === frame ||
+            focus.some((t) => sameWord(t, w)) ||
+            terms.some((t) => sameWord(t, w) || (RELATED[t] ?? []).some((r) => sameWord(r, w))),
+        ).length;
+        score *= 0.6 + (0.4 * asked) / named.length;
+      }
+      // A rating ("Roof Materials: Serviceable") does not say what a thing is or how big.
+      if ((kind || material || quantity || focus.length > 0) && RATING_VALUE.test(f.text))
+        score *= 0.4;
+    }
+    if (label) {
+      // A value that only repeats the question ("Penetrations: Roof") answers nothing.
+      const value = foldWords(f.text.slice(f.text.indexOf(':') + 1)).filter(
+        (w) => !STOPWORDS.has(w),
+      );
+      if (value.length > 0 && value.every((w) => terms.some((t) => termMatches(t, new Set([w])))))
+        score *= 0.5;
+      // A short value under a label the question names: "cooktop: Dacor".
+      else if (value.length <= 6 && matched.some((t) => termMatches(t, label))) score *= 1.25;
+    }
+    // A duty in a standards-of-practice list ("E. identify the composition …").
+    if (/^[A-Z]\.\s+\p{Ll}/u.test(f.text)) score *= 0.5;
+    // A brand is a proper name: a capitalised word inside the text, not at its start.
+    if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
+    if (BOILERPLATE.test(f.text) && !aboutScope) score *= 0.4;
+    // General advice ("shingle defects can cause hidden leaks") rather than what was found.
+    if (ADVICE.test(f.text)) score *= 0.6;
+    if (material && [...words].some((w) => MATERIAL_WORDS.has(w))) score *= 1.3;
+    if (/\bpage \d+ of \d+/i.test(f.text)) score *= 0.2; // a running header left in the text
+    // What was said before about the report counts less than the report itself.
+    if (documents[f.doc]?.memory) score *= 0.8;
+    if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
+    return { ...f, score, coverage, matched, weights: weight };
+  });
+}
+
+function normalised(text: string): string {
+  return foldWords(text).join(' ');
+}
+
+/** Same fact said twice (one inside the other, or the same words). */
+function duplicates(a: string, b: string): boolean {
+  const x = normalised(a);
+  const y = normalised(b);
+  return x === y || (x.length > 20 && y.includes(x)) || (y.length > 20 && x.includes(y));
+}
+
+/**
+ * A fact shown whole; a sentence too long to show is shown from the clause before its first
+ * matched word to the clause after its last, never cutting inside a matched word. Pure.
+ */
+export function shown(text: string, matched: readonly string[]): string {
+  if (text.length <= MAX_FACT_CHARS) return text;
+  const clauses = text.split(/(?<=[,;:])\s+/);
+  const hits = clauses
+    .map((c, i) => ({ i, hit: matched.some((t) => termMatches(t, new Set(foldWords(c)))) }))
+    .filter((c) => c.hit)
+    .map((c) => c.i);
+  const from = Math.max(0, (hits[0] ?? 0) - 1);
+  const to = Math.min(clauses.length, (hits.at(-1) ?? 0) + 2);
+  const body = clauses.slice(from, to).join(' ');
+  return `${from > 0 ? '… ' : ''}${body}${to < clauses.length ? ' …' : ''}`;
+}
+
+function sentence(text: string): string {
+  const t = text.replace(/[\s,;:–-]+$/, '');
+  return /[.!?…)]$/.test(t) ? t : `${t}.`;
+}
+
+function citationOf(d: ContextDocument): string {
+  return `[${d.citation ?? d.ref}]`;
+}
+
+/**
+ * The subject a labelled fact leaves to its heading: "Approximate age: 11 years" under
+ * "Water Heater" is said as "Water Heater – approximate age: 11 years". Pure.
+ */
+function withSubject(fact: Scored, doc: ContextDocument): string {
+  const title = doc.title.replace(/\s*\(attachment [^)]*\)$/, '').trim();
+  const subject = fact.subject ?? title.split(/\s+>\s+/).at(-1) ?? title;
+  if (!fact.labelled || !subject) return fact.text;
+  const subjectTerms = foldWords(subject).filter((w) => w.length >= 3 && !STOPWORDS.has(w));
+  const factWords = new Set(foldWords(fact.text));
+  if (subjectTerms.length === 0 || subjectTerms.every((t) => termMatches(t, factWords)))
+    return fact.text;
+  // "Capacity" becomes "capacity" after the subject; "AFUE" and "HVAC" stay as they are.
+  const text = /^\p{Lu}\p{Ll}/u.test(fact.text)
+    ? `${fact.text.charAt(0).toLowerCase()}${fact.text.slice(1)}`
+    : fact.text;
+  return `${subject} – ${text}`;
+}
+
+function stated(fact: Scored, doc: ContextDocument): string {
+  const text = sentence(shown(withSubject(fact, doc), fact.matched));
+  const from = doc.memory
+    ? 'From your earlier conversation: '
+    : doc.attachment
+      ? `From the attachment ${doc.attachment}: `
+      : '';
+  return `${from}${text} ${citationOf(doc)}`;
+}
+
+/**
+ * The local answer: the facts that answer the question, stated first and whole with their
+ * citations; further facts that answer as well after them; a plain "the report does not say"
+ * (with the nearest passage) when nothing answers. Pure.
+ */
+export function localAnswer(documents: readonly ContextDocument[], query: string): string {
+  if (documents.every((d) => d.text.trim() === ''))
+    return 'There is no report text to answer from yet: the report may still be processing.';
+  const scored = scoreFacts(documents, query)
+    .filter((f) => f.score > 0)
+    .sort((a, b) => b.score - a.score || a.doc - b.doc || a.index - b.index);
+  const best = scored[0];
+  const lead = 'The report does not say. Nothing in it answers this question directly.';
+  if (!best || best.matched.length === 0) return lead;
+  const chosen: Scored[] = [best];
+  for (const f of scored.slice(1)) {
+    if (chosen.length >= MAX_FACTS || f.score < FURTHER_SHARE * best.score) break;
+    if (f.matched.length === 0 || BOILERPLATE.test(f.text)) continue;
+    if (chosen.some((c) => duplicates(c.text, f.text))) continue;
+    chosen.push(f);
+  }
+  // Answered when the best fact covers enough of the question, or the facts together do
+  // (a question of several parts, each answered by its own fact).
+  const weights = best.weights;
+  const total = [...weights.values()].reduce((n, w) => n + w, 0);
+  const together = [...new Set(chosen.flatMap((f) => f.matched))].reduce(
+    (n, t) => n + (weights.get(t) ?? 0),
+    0,
+  );
+  if (best.coverage < ANSWERED_SHARE && together < 0.6 * total)
+    return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
+  const [first, ...more] = chosen;
+  const lines = [stated(first!, documents[first!.doc]!)];
+  if (more.length > 0) {
+    lines.push('', 'The report also says:');
+    for (const f of more) lines.push(`- ${stated(f, documents[f.doc]!)}`);
+  }
+  return lines.join('\n');
+}
