@@ -15,17 +15,10 @@ import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
 import { sseMessages } from '../test/support/sse.js';
 import { distribution, type Distribution } from './support/stats.js';
+import { intFromEnv } from './support/env.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return n;
-}
 
 /** Measured pairs (one direct call and one turn through the gateway each). */
 const PAIRS = intFromEnv('BENCH_CHAT_PAIRS', 200, 10);

@@ -33,17 +33,10 @@ import {
   type Session,
   type SseMessage,
 } from '../test/support/client.js';
+import { intFromEnv } from './support/env.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return n;
-}
 
 /** Documents per kind (HTML, DOCX, ~5-page PDF). */
 const N = intFromEnv('BENCH_INGEST_N', 8, 1);

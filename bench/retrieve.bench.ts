@@ -20,17 +20,10 @@ import { sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn } from '../test/support/client.js';
 import { distribution, type Distribution } from './support/stats.js';
+import { intFromEnv } from './support/env.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return n;
-}
 
 /** Chunks in the folder that is queried. */
 const FOLDER_CHUNKS = intFromEnv('BENCH_RETRIEVE_FOLDER_CHUNKS', 2000, 10);

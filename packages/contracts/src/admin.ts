@@ -176,9 +176,109 @@ const Empty = z.object({});
  * The admin service's request/reply operations over NATS. The gateway checks the
  * admin hash (or the JWT, for the claim flow) before calling any of them.
  */
+// ---------------------------------------------------------------------------
+// Retrieval analytics (docs/adr/134-retrieval-analytics.md)
+
+/** `?days=N` of the retrieval analytics: the last N calendar days (UTC), today included. */
+const analyticsWindow = {
+  days: z.coerce.number().int().min(1).max(365).default(7),
+  tenant_id: z.uuid().optional(),
+};
+
+export const RetrievalStatsQuery = z.object(analyticsWindow);
+export type RetrievalStatsQuery = z.infer<typeof RetrievalStatsQuery>;
+
+/**
+ * A latency distribution from the daily histograms: each percentile is the upper bound of the
+ * bucket it falls in (buckets 1 ms wide up to 10 ms, then about a fifth of their value).
+ */
+export const LatencyPercentiles = z.object({ p50: z.number().int(), p95: z.number().int() });
+export type LatencyPercentiles = z.infer<typeof LatencyPercentiles>;
+
+export const RetrievalStats = z.object({
+  days: z.number().int(),
+  tenant_id: z.uuid().nullable(),
+  /** First day of the window (UTC, `YYYY-MM-DD`). */
+  since: z.string(),
+  queries: z.number().int(),
+  zero_results: z.number().int(),
+  zero_result_rate: z.number(),
+  per_day: z.array(
+    z.object({ day: z.string(), queries: z.number().int(), zero_results: z.number().int() }),
+  ),
+  latency_ms: z.object({
+    embed: LatencyPercentiles,
+    retrieval: LatencyPercentiles,
+    rerank: LatencyPercentiles,
+    total: LatencyPercentiles,
+  }),
+  hyde_rate: z.number(),
+  rerank_rate: z.number(),
+  /** Retrievals whose rerank failed and fell back to the fused order. */
+  rerank_fallbacks: z.number().int(),
+  chat: z.object({
+    /** Single-report turns (rag and full_fallback). */
+    turns: z.number().int(),
+    fallback_turns: z.number().int(),
+    fallback_rate: z.number(),
+    fallback_reasons: z.array(z.object({ reason: z.string(), turns: z.number().int() })),
+    /** Thumbs on answers, per chat mode; `up_ratio` is null without any thumbs. */
+    feedback: z.array(
+      z.object({
+        mode: z.string(),
+        up: z.number().int(),
+        down: z.number().int(),
+        up_ratio: z.number().nullable(),
+      }),
+    ),
+  }),
+});
+export type RetrievalStats = z.infer<typeof RetrievalStats>;
+
+const queriesPaging = {
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+};
+
+/** The query string of `GET /admin/retrieval/queries`. */
+export const RetrievalQueriesQuery = z.object({
+  ...analyticsWindow,
+  zero_results: z.stringbool().optional().describe('true: only the queries that found nothing'),
+  ...queriesPaging,
+});
+export type RetrievalQueriesQuery = z.infer<typeof RetrievalQueriesQuery>;
+
+/** The same, as the admin service is asked it (JSON: a boolean stays a boolean). */
+export const RetrievalQueriesRequest = z.object({
+  ...analyticsWindow,
+  zero_results: z.boolean().optional(),
+  ...queriesPaging,
+});
+export type RetrievalQueriesRequest = z.infer<typeof RetrievalQueriesRequest>;
+
+export const RetrievalQueryRow = z.object({
+  id: z.uuid(),
+  created_at: z.string(),
+  tenant_id: z.uuid(),
+  report_id: z.uuid(),
+  caller: z.enum(['user', 'admin']),
+  scope_type: z.string(),
+  query: z.string(),
+  result_count: z.number().int(),
+  total_ms: z.number().int(),
+});
+export const RetrievalQueryList = z.array(RetrievalQueryRow);
+export type RetrievalQueryList = z.infer<typeof RetrievalQueryList>;
+
 export const AdminOps = {
   feedbackList: rpcOperation('admin.feedback.list', FeedbackListQuery, FeedbackList),
   feedbackStats: rpcOperation('admin.feedback.stats', FeedbackStatsQuery, FeedbackStatList),
+  retrievalStats: rpcOperation('admin.retrieval.stats', RetrievalStatsQuery, RetrievalStats),
+  retrievalQueries: rpcOperation(
+    'admin.retrieval.queries',
+    RetrievalQueriesRequest,
+    RetrievalQueryList,
+  ),
   providersList: rpcOperation('admin.providers.list', ProviderListQuery, ProviderOverrideList),
   providersPut: rpcOperation('admin.providers.put', ProviderPutRequest, ProviderOverride),
   costGlobal: rpcOperation('admin.cost.global', CostQuery, CostGlobal),

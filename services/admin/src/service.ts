@@ -9,6 +9,7 @@ import {
   type ServiceRuntime,
 } from '@reports/platform';
 import { feedbackStats, listFeedback } from './feedback/feedback.js';
+import { retrievalQueries, retrievalStats } from './analytics/retrieval.js';
 import { listProviders, putProvider } from './providers/providers.js';
 import { globalCost, tenantCost } from './cost/cost.js';
 import {
@@ -43,6 +44,8 @@ export async function startAdmin(
   const servers: RpcServer[] = [
     serveRpc(nc, AdminOps.feedbackList, opts, (q) => listFeedback(pool, q)),
     serveRpc(nc, AdminOps.feedbackStats, opts, (q) => feedbackStats(pool, q)),
+    serveRpc(nc, AdminOps.retrievalStats, opts, (q) => retrievalStats(pool, q)),
+    serveRpc(nc, AdminOps.retrievalQueries, opts, (q) => retrievalQueries(pool, q)),
     serveRpc(nc, AdminOps.providersList, opts, (q) => listProviders(pool, q)),
     serveRpc(nc, AdminOps.providersPut, opts, (req) => putProvider(pool, secrets, req)),
     serveRpc(nc, AdminOps.costGlobal, opts, (q) => globalCost(pool, q)),

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../deps.js';
 import { checkAdminHash, presentedAdminHash } from './adminHash.js';
 import { verifyRoutes } from './routes/verify.js';
 import { feedbackRoutes } from './routes/feedback.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { providerRoutes } from './routes/providers.js';
 import { adminMigrateRoutes } from './routes/migrate.js';
 import { costRoutes } from './routes/cost.js';
@@ -36,6 +37,7 @@ async function adminArea(fastify: FastifyInstance, { deps }: { deps: GatewayDeps
 
   verifyRoutes(fastify);
   feedbackRoutes(fastify, admin);
+  analyticsRoutes(fastify, admin);
   providerRoutes(fastify, admin);
   adminMigrateRoutes(fastify, admin);
   costRoutes(fastify, admin);
