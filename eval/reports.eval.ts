@@ -24,7 +24,15 @@ import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/su
 import { chat } from '../test/support/chat.js';
 import { mean } from './metrics.js';
 import { ROOT, git, inPool, retrieveFolder } from './support.js';
-import { QuestionsFile, firstHit, statesAnswer, type ReportQuestion } from './reports/questions.js';
+import {
+  QuestionsFile,
+  answerLead,
+  citesPage,
+  firstHit,
+  statesAnswer,
+  type ReportQuestion,
+} from './reports/questions.js';
+import { holdsFurniture, runningLines } from './reports/furniture.js';
 
 const RESULTS = path.join(ROOT, 'bench/results');
 const TOP_K = 6;
@@ -32,6 +40,9 @@ const CONCURRENCY = 3;
 const CHAT = process.env.EVAL_CHAT !== '0';
 /** `EVAL_SHOW_MISSES=1` prints the heading paths of the top 6 for each question the system misses. */
 const SHOW_MISSES = process.env.EVAL_SHOW_MISSES === '1';
+/** `EVAL_SHOW_ANSWERS=1` prints each chat answer (for reading; never written to the results). */
+const SHOW_ANSWERS = process.env.EVAL_SHOW_ANSWERS === '1';
+const DUMP_CHAT = process.env.EVAL_DUMP_CHAT ?? null;
 /** Heading field weights of the BM25-over-chunks reference (0: the chunk text alone). */
 const HEADING_WEIGHTS = [0, 1, 2, 3];
 /** Keyword-leg weights of the extra hybrid runs (1 is the spec's RRF). */
@@ -144,13 +155,21 @@ async function main(): Promise<void> {
     console.error(`eval: ${questionsArg} is not a questions file: ${parsed.error.message}`);
     process.exit(2);
   }
-  const questions = parsed.data.questions;
-  const files = [...new Set(questions.map((q) => q.file))];
-  const missing = files.filter((f) => !existsSync(path.join(dir, f)));
-  if (missing.length > 0) {
-    console.error(`eval: not in ${dir}: ${missing.join(', ')}`);
+  const allFiles = [...new Set(parsed.data.questions.map((q) => q.file))];
+  const missing = allFiles.filter((f) => !existsSync(path.join(dir, f)));
+  // A file that cannot be had any more is left out, loudly, with its questions (EVAL_ALLOW_MISSING=1).
+  if (
+    missing.length > 0 &&
+    (process.env.EVAL_ALLOW_MISSING !== '1' || missing.length === allFiles.length)
+  ) {
+    console.error(
+      `eval: not in ${dir}: ${missing.join(', ')} (EVAL_ALLOW_MISSING=1 leaves them out)`,
+    );
     process.exit(2);
   }
+  if (missing.length > 0) console.warn(`eval: leaving out ${missing.join(', ')} and its questions`);
+  const questions = parsed.data.questions.filter((q) => !missing.includes(q.file));
+  const files = allFiles.filter((f) => !missing.includes(f));
   const pagesOf = new Map<string, Page[]>();
   for (const f of files) pagesOf.set(f, await pdfPages(path.join(dir, f)));
   const pageCount = [...pagesOf.values()].reduce((n, p) => n + p.length, 0);
@@ -223,6 +242,28 @@ async function main(): Promise<void> {
       [[...reportOf.values()]],
     );
     const contentOf = new Map(rows.map((r) => [r.id, r.content]));
+    // Page furniture left in chunks: a line running on half the pages of its PDF, or "Page N of M".
+    const fileOfReport = new Map([...reportOf].map(([file, id]) => [id, file]));
+    const runningOf = new Map(
+      files.map((f) => [f, runningLines((pagesOf.get(f) ?? []).map((p) => p.text))]),
+    );
+    const furnished = rows.filter((r) =>
+      holdsFurniture(r.content, runningOf.get(fileOfReport.get(r.report_id) ?? '') ?? new Set()),
+    );
+    const furnitureByFile: Record<string, number> = {};
+    for (const r of furnished) {
+      const file = fileOfReport.get(r.report_id) ?? '?';
+      furnitureByFile[file] = (furnitureByFile[file] ?? 0) + 1;
+    }
+    console.log(
+      `chunks holding page furniture: ${furnished.length} of ${rows.length}${
+        furnished.length
+          ? ` (${Object.entries(furnitureByFile)
+              .map(([f, n]) => `${f} ${n}`)
+              .join(', ')})`
+          : ''
+      }`,
+    );
     const headingOf = new Map(rows.map((r) => [r.id, r.heading_path]));
     const byType: Record<string, number> = {};
     for (const r of rows) byType[r.content_type] = (byType[r.content_type] ?? 0) + 1;
@@ -332,6 +373,8 @@ async function main(): Promise<void> {
         await retrieveLeg(nats!, reportId, q.question, 'vector', contentOf),
       );
       let chatStates: boolean | null = null;
+      let chatFirst: boolean | null = null;
+      let chatCited: boolean | null = null;
       if (CHAT) {
         const answer = await chat(
           system!,
@@ -344,6 +387,22 @@ async function main(): Promise<void> {
         if (answer.status !== 200)
           throw new Error(`chat ${q.id}: ${answer.status} ${JSON.stringify(answer.body)}`);
         chatStates = statesAnswer(q, answer.text);
+        const lead = answerLead(answer.text);
+        chatFirst = statesAnswer(q, lead);
+        chatCited = chatFirst && citesPage(lead);
+        if (SHOW_ANSWERS) console.log(`answer ${q.id} (${q.answer}):\n${answer.text}\n`);
+        // EVAL_DUMP_CHAT=DIR: the question and the chunks the answer was given, for reading
+        // an answer against its documents (outside the repository: it is document text).
+        if (DUMP_CHAT && answer.start) {
+          const used = answer.start.chunks_used.map((c) => ({
+            ...c,
+            content: contentOf.get(c.id) ?? null,
+          }));
+          await writeFile(
+            path.join(DUMP_CHAT, `${q.id}.json`),
+            JSON.stringify({ question: q.question, answer: answer.text, chunks: used }, null, 1),
+          );
+        }
       }
       return {
         id: q.id,
@@ -358,7 +417,7 @@ async function main(): Promise<void> {
           ...bm25Chunks,
           baseline_pdftotext_pages_bm25: baseline,
         } as Record<string, Outcome>,
-        chat: { states: chatStates },
+        chat: { states: chatStates, first: chatFirst, cited: chatCited },
       };
     });
 
@@ -376,6 +435,8 @@ async function main(): Promise<void> {
       }),
     );
     const chatStated = perQuestion.filter((r) => r.chat.states).length;
+    const chatFirstN = perQuestion.filter((r) => r.chat.first).length;
+    const chatCitedN = perQuestion.filter((r) => r.chat.cited).length;
     const n = questions.length;
     const label = (name: string): string =>
       ({
@@ -402,6 +463,10 @@ async function main(): Promise<void> {
     console.log(
       `| chat answer (local default model) states the fact | ${CHAT ? `${chatStated} / ${n}` : 'not run'} | |`,
     );
+    console.log(`| ... in its first paragraph | ${CHAT ? `${chatFirstN} / ${n}` : 'not run'} | |`);
+    console.log(
+      `| ... there, with a file and page citation | ${CHAT ? `${chatCitedN} / ${n}` : 'not run'} | |`,
+    );
     const sys = table.system!;
     const base = table.baseline_pdftotext_pages_bm25!;
     console.log(
@@ -422,9 +487,12 @@ async function main(): Promise<void> {
         reports: files.length,
         pages: pageCount,
         failed_reports: [...failed],
+        missing_reports: missing,
         chunks: rows.length,
         chunks_by_type: byType,
         embedded_chunks: rows.filter((r) => r.embedded).length,
+        chunks_with_page_furniture: furnished.length,
+        page_furniture_by_file: furnitureByFile,
       },
       config: {
         embedding_provider: system.env.EMBEDDING_PROVIDER ?? 'local',
@@ -433,7 +501,12 @@ async function main(): Promise<void> {
         baseline:
           'pdftotext (poppler, default reading order) one chunk per page; wink-bm25-text-search k1 1.2 b 0.75 over tokens of to_tsvector(simple, immutable_unaccent(text)); a hit must be a judged page',
       },
-      metrics: { ...table, chat_states_fact: CHAT ? chatStated : null },
+      metrics: {
+        ...table,
+        chat_states_fact: CHAT ? chatStated : null,
+        chat_states_fact_first: CHAT ? chatFirstN : null,
+        chat_states_fact_first_cited: CHAT ? chatCitedN : null,
+      },
       targets: {
         system_hit_at_6_ge_28_of_30: sys.hit_at_6 / n >= 28 / 30,
         system_above_baseline:
@@ -446,13 +519,16 @@ async function main(): Promise<void> {
     };
     await mkdir(RESULTS, { recursive: true });
     const stamp = result.date.replace(/[:.]/g, '-');
+    // questions.json writes eval-reports-*; another set (heldout.questions.json) its own name.
+    const set = path.basename(questionsArg).replace(/\.?questions\.json$/, '');
+    const name = set ? `eval-reports-${set}` : 'eval-reports';
     const text = `${JSON.stringify(result, null, 2)}\n`;
-    await writeFile(path.join(RESULTS, `eval-reports-${stamp}.json`), text);
-    const tmp = path.join(RESULTS, 'eval-reports-latest.json.tmp');
+    await writeFile(path.join(RESULTS, `${name}-${stamp}.json`), text);
+    const tmp = path.join(RESULTS, `${name}-latest.json.tmp`);
     await writeFile(tmp, text);
-    await rename(tmp, path.join(RESULTS, 'eval-reports-latest.json'));
+    await rename(tmp, path.join(RESULTS, `${name}-latest.json`));
     console.log(
-      `\nresults: bench/results/eval-reports-latest.json (run ${result.total_run_s.toFixed(0)} s)`,
+      `\nresults: bench/results/${name}-latest.json (run ${result.total_run_s.toFixed(0)} s)`,
     );
   } finally {
     await stop();

@@ -50,6 +50,16 @@ export function statesAnswer(q: Pick<ReportQuestion, 'answer'>, text: string): b
   return new RegExp(q.answer, 'i').test(normaliseText(text));
 }
 
+/** The lead of an answer: its first paragraph, what a reader sees before anything else. Pure. */
+export function answerLead(text: string): string {
+  return text.trim().split(/\n\s*\n/)[0] ?? '';
+}
+
+/** A citation naming a page (`[Inspection.pdf p. 12]`, `[survey.pdf pp. 3–4]`) in the text. Pure. */
+export function citesPage(text: string): boolean {
+  return /\[[^\]]+ pp?\. \d+/.test(text);
+}
+
 /** 1-based rank of the first text that states the answer, or 0 when none of them does. */
 export function firstHit(
   q: Pick<ReportQuestion, 'answer'>,

@@ -1,0 +1,37 @@
+/**
+ * Page furniture left in chunks (issue 11's target "no page furniture in any chunk"): a chunk
+ * line that is a line running on at least half the pages of its PDF (at least 3), as `pdftotext`
+ * reads them — a running header or footer, a letterhead, a sidebar — or a "Page N of M"
+ * anywhere. Photo captions ("Photograph 12") repeat with other numbers on many pages and are
+ * content, not furniture. A running text quoted inside a sentence is not counted.
+ */
+
+/** A line as compared: spaces collapsed, lower case, every digit run as `#`. Pure. */
+export function lineKey(line: string): string {
+  return line.replace(/\s+/g, ' ').trim().toLowerCase().replace(/\d+/g, '#');
+}
+
+const PAGE_OF = /\bpage #+ of #+|\bp ?a ?g ?e ?\| ?#/;
+const CAPTION = /^(photograph|photo|figure|fig\.?|image|picture|item) #/;
+
+/** The lines that run on at least half the pages (and at least 3) of a document. Pure. */
+export function runningLines(pages: readonly string[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const page of pages) {
+    const keys = new Set(
+      page
+        .split('\n')
+        .map(lineKey)
+        .filter((k) => k.replace(/[#\W_]/g, '').length >= 8),
+    );
+    for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+  }
+  const min = Math.max(3, Math.ceil(pages.length / 2));
+  return new Set([...seen].filter(([k, n]) => n >= min && !CAPTION.test(k)).map(([k]) => k));
+}
+
+/** Whether a chunk holds a line that runs on its document's pages, or a "Page N of M". Pure. */
+export function holdsFurniture(chunk: string, running: ReadonlySet<string>): boolean {
+  if (PAGE_OF.test(lineKey(chunk))) return true;
+  return chunk.split('\n').some((line) => running.has(lineKey(line.replace(/^[#>*\s-]+/, ''))));
+}
