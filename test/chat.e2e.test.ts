@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessageList, Conversation, ModelList } from '@reports/contracts';
 import {
   buildHtml,
+  buildPdf,
   startFakeChatModel,
   type FakeChatModel,
   type RecordedRequest,
@@ -276,14 +277,179 @@ describe('POST /chat', () => {
     expect((lastStream(mistral).body as { model: string }).model).toBe('mistral-small-latest');
   });
 
-  it('answers with the local extractive model, quoting and citing the report', async () => {
+  it('answers with the local extractive model: the fact first, cited by file, the citation in the stream', async () => {
     const res = await chat(system, alice, {
       report_id: survey,
       message: 'When was the boiler serviced?',
       model: 'local-extractive',
     });
     expect(res.headers.get('x-llm-model')).toBe('local-extractive');
-    expect(res.text).toMatch(/^From the report:\n\n> .*It was last serviced in 2023\. \[C\d\]/s);
+    // An HTML report has no pages: the citation is its file name.
+    expect(res.text).toMatch(/^It was last serviced in 2023\. \[Survey of 12 Elm Road\.html\]/);
+    const cited = res.start?.chunks_used.find((c) => c.citation === 'Survey of 12 Elm Road.html');
+    expect(cited).toMatchObject({
+      file: 'Survey of 12 Elm Road.html',
+      page_start: null,
+      page_end: null,
+      attachment_filename: null,
+    });
+  });
+});
+
+describe('the local answerer on a PDF report with an attachment', () => {
+  it('cites each fact by file and page, and names the attachment a fact comes from', async () => {
+    // The roof section fills the first page, so the water heater's section is on page 2.
+    const filler = 'The ridge line runs straight along its length and the verges are pointed.';
+    const pdf = await buildPdf({
+      title: 'Inspection of 3 Oak Lane',
+      sections: [
+        { heading: 'Roof', paragraphs: Array.from({ length: 40 }, () => filler) },
+        {
+          heading: 'Water Heater',
+          paragraphs: ['Water heater approximate age: 11 years', 'Capacity: 50 gallons'],
+        },
+      ],
+    });
+    const res = await upload(system, alice, {
+      bytes: pdf,
+      filename: 'inspection.pdf',
+      type: 'application/pdf',
+    });
+    expect(res.status).toBe(202);
+    const report = res.body.id;
+    await waitForStatus(system, alice, report, 'ready', 90_000);
+    const quote = await buildPdf({
+      title: 'Roofer quote',
+      sections: [
+        {
+          heading: 'Quote',
+          paragraphs: [
+            'Replacement of the asphalt shingles is quoted at 12,400 dollars with removal.',
+          ],
+        },
+      ],
+    });
+    const form = new FormData();
+    form.set('file', new Blob([quote], { type: 'application/pdf' }), 'roofer-quote.pdf');
+    const attached = await fetch(`${system.url}/ingest/${report}/uploads`, {
+      method: 'POST',
+      headers: alice.headers(),
+      body: form,
+    });
+    expect(attached.status).toBe(202);
+    const attachmentId = ((await attached.json()) as { id: string }).id;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const list = await getJson<{ id: string; status: string }[]>(
+        system,
+        alice,
+        `/ingest/${report}/attachments`,
+      );
+      const status = list.body.find((a) => a.id === attachmentId)?.status;
+      if (status === 'ready') break;
+      expect(status).not.toBe('failed');
+      if (Date.now() > deadline) throw new Error('the attachment did not become ready');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const age = await chat(system, alice, {
+      report_id: report,
+      message: 'How old is the water heater?',
+      model: 'local-extractive',
+    });
+    expect(age.text).toMatch(/^Water heater approximate age: 11 years\. \[inspection\.pdf p\. 2\]/);
+    expect(age.start?.chunks_used).toContainEqual(
+      expect.objectContaining({ citation: 'inspection.pdf p. 2', page_start: 2, page_end: 2 }),
+    );
+
+    const cost = await chat(system, alice, {
+      report_id: report,
+      message: 'How much is the quote for replacing the shingles?',
+      model: 'local-extractive',
+    });
+    expect(cost.text).toMatch(
+      /^From the attachment roofer-quote\.pdf: Replacement of the asphalt shingles is quoted at 12,400 dollars with removal\. \[roofer-quote\.pdf p\. 1\]/,
+    );
+    expect(cost.start?.chunks_used).toContainEqual(
+      expect.objectContaining({
+        file: 'roofer-quote.pdf',
+        attachment_filename: 'roofer-quote.pdf',
+        citation: 'roofer-quote.pdf p. 1',
+      }),
+    );
+
+    const none = await chat(system, alice, {
+      report_id: report,
+      message: 'Is there a swimming pool?',
+      model: 'local-extractive',
+    });
+    expect(none.text).toMatch(/^The report does not say\./);
+  });
+});
+
+describe('chat memory through the gateway', () => {
+  const json = (body: unknown) => ({
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+  it('is off until the user turns it on; then a turn recalls their earlier exchange, marked in meta', async () => {
+    expect(await getJson(system, alice, '/chat/memory')).toEqual({
+      status: 200,
+      body: { enabled: false },
+    });
+    const first = await chat(system, alice, {
+      report_id: neighbour,
+      message: 'What is the roof of 14 Elm Road covered with?',
+      model: 'local-extractive',
+    });
+    expect(first.start?.memory_used).toEqual([]);
+    expect(await getJson(system, alice, '/chat/memory', json({ enabled: 'yes' }))).toMatchObject({
+      status: 422,
+    });
+    expect(await getJson(system, alice, '/chat/memory', json({ enabled: true }))).toEqual({
+      status: 200,
+      body: { enabled: true },
+    });
+    const second = await chat(system, alice, {
+      report_id: neighbour,
+      message: 'Remind me what covers the roof?',
+      model: 'local-extractive',
+    });
+    expect(second.start?.memory_used).toEqual([
+      expect.objectContaining({ ref: 'M1', conversation_id: first.start!.conversation_id }),
+    ]);
+    const stored = await getJson<ChatMessageList>(
+      system,
+      alice,
+      `/conversations/${second.start!.conversation_id}/messages`,
+    );
+    const answer = stored.body.find((m) => m.role === 'assistant');
+    expect(answer?.role === 'assistant' && answer.meta.memory_used).toEqual(
+      second.start!.memory_used,
+    );
+  });
+
+  it('forgets on DELETE /chat/memory, and answers 404 for a report of another tenant', async () => {
+    const cleared = await fetch(`${system.url}/chat/memory?report_id=${neighbour}`, {
+      method: 'DELETE',
+      headers: alice.headers(),
+    });
+    expect(cleared.status).toBe(204);
+    const after = await chat(system, alice, {
+      report_id: neighbour,
+      message: 'Remind me what covers the roof?',
+      model: 'local-extractive',
+    });
+    expect(after.start?.memory_used).toEqual([]);
+    const theirs = await fetch(`${system.url}/chat/memory?report_id=${neighbour}`, {
+      method: 'DELETE',
+      headers: bob.headers(),
+    });
+    expect(theirs.status).toBe(404);
+    expect((await fetch(`${system.url}/chat/memory`)).status).toBe(401);
+    await getJson(system, alice, '/chat/memory', json({ enabled: false }));
   });
 });
 

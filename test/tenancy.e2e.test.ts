@@ -74,6 +74,8 @@ const MATRIX: Record<string, Row> = {
   'GET /admin/verify': { expect: 403 },
   'GET /admin/feedback': { expect: 403, query: 'report_id={report_id}' },
   'GET /admin/feedback/stats': { expect: 403 },
+  'GET /admin/retrieval/stats': { expect: 403 },
+  'GET /admin/retrieval/queries': { expect: 403, query: 'zero_results=true' },
   'GET /admin/providers': { expect: 403, query: 'tenant_id={tenant_id}' },
   'PUT /admin/providers/{provider_id}': {
     expect: 403,
@@ -96,6 +98,10 @@ const MATRIX: Record<string, Row> = {
   'GET /conversations/{conv_id}/messages': { expect: 404 },
   'PATCH /conversations/{conv_id}': { expect: 404, json: () => ({ title: 'stolen' }) },
   'DELETE /conversations/{conv_id}': { expect: 404 },
+  // Chat memory (ADR 133): the caller's own setting; clearing another tenant's report is 404.
+  'GET /chat/memory': { expect: 'own' },
+  'PUT /chat/memory': { expect: 'own', json: () => ({ enabled: true }) },
+  'DELETE /chat/memory': { expect: 404, query: 'report_id={report_id}' },
   'POST /feedback': {
     expect: 404,
     json: (ids) => ({ message_id: ids.message_id ?? randomUUID(), value: 'down' }),

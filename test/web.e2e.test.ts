@@ -366,6 +366,33 @@ describe('the web app in a browser', () => {
     await page.getByText('No conversations yet.').waitFor();
   });
 
+  it('turns chat memory on, shows when an answer drew on an earlier conversation, and forgets', async () => {
+    const memory = page.getByLabel('Remember my earlier conversations about this report');
+    await expect.poll(() => memory.isDisabled()).toBe(false);
+    expect(await memory.isChecked()).toBe(false);
+    await memory.check();
+    await expect.poll(() => memory.isChecked()).toBe(true);
+    const ask = async (question: string) => {
+      await page.getByLabel('Your question').fill(question);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByTestId('answer').last().getByText('slipped slates').first().waitFor();
+      await page.getByRole('button', { name: 'Send' }).waitFor();
+    };
+    await ask('What is wrong with the roof?');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await ask('Tell me again what is wrong with the roof');
+    await page
+      .getByTestId('answer')
+      .last()
+      .getByText('Also drew on your earlier conversations.')
+      .waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Forget what I asked before' }).click();
+    await page.getByRole('status').filter({ hasText: 'Forgotten.' }).waitFor();
+    await memory.uncheck();
+    await expect.poll(() => memory.isChecked()).toBe(false);
+  });
+
   it('signs out and is sent to the sign-in page', async () => {
     await page.goto(`${web.url}/`);
     await page.getByRole('button', { name: 'Sign out' }).click();

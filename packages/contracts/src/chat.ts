@@ -96,8 +96,41 @@ export const ChunkUsed = z.object({
   section_name: z.string().nullable(),
   source_type: z.string(),
   attachment_filename: z.string().nullable(),
+  /** The file the chunk comes from: the attachment's file name, else the report's. */
+  file: z.string(),
+  page_start: z.number().int().nullable(),
+  page_end: z.number().int().nullable(),
+  figure_id: z.uuid().nullable(),
+  /** How an answer cites the chunk, without brackets: `Inspection.pdf p. 12`. */
+  citation: z.string(),
 });
 export type ChunkUsed = z.infer<typeof ChunkUsed>;
+
+/**
+ * An earlier exchange of the user's own, about the same report, that chat memory put into the
+ * turn (docs/adr/133-chat-memory.md): the answer's message and its conversation.
+ */
+export const MemoryUsed = z.object({
+  ref: z.string(),
+  conversation_id: z.uuid(),
+  message_id: z.uuid(),
+  created_at: z.string(),
+});
+export type MemoryUsed = z.infer<typeof MemoryUsed>;
+
+/** `GET`/`PUT /chat/memory`: whether the caller's turns recall their earlier conversations. */
+export const ChatMemorySettings = z.object({
+  enabled: z
+    .boolean()
+    .describe("True: a turn also recalls the caller's own earlier conversations about its report"),
+});
+export type ChatMemorySettings = z.infer<typeof ChatMemorySettings>;
+
+/** `DELETE /chat/memory`: forget earlier conversations (of one report, or of every report). */
+export const ChatMemoryClearQuery = z.object({
+  report_id: z.uuid().optional().describe('Only this report; every report when absent'),
+});
+export type ChatMemoryClearQuery = z.infer<typeof ChatMemoryClearQuery>;
 
 /** Tokens of one answer (the query rewrite included) and its cost. */
 export const ChatUsage = z.object({
@@ -124,6 +157,8 @@ export const AssistantMeta = z.object({
   mode: ChatMode,
   retrieval_log_id: z.uuid().optional(),
   chunks_used: z.array(ChunkUsed).optional(),
+  /** Earlier exchanges chat memory recalled into the turn (absent when none). */
+  memory_used: z.array(MemoryUsed).optional(),
   fallback_reason: FallbackReason.optional(),
   rewritten_query: z.string().optional(),
   section: z.string().optional(),
@@ -249,6 +284,8 @@ export const ChatStartEvent = z.object({
   fallback_reason: FallbackReason.nullable(),
   rewritten_query: z.string().nullable(),
   chunks_used: z.array(ChunkUsed),
+  /** Earlier exchanges of the caller's recalled by chat memory; empty when off or none match. */
+  memory_used: z.array(MemoryUsed),
 });
 export type ChatStartEvent = z.infer<typeof ChatStartEvent>;
 
@@ -343,6 +380,11 @@ export const FeedbackRequest = FeedbackBody.extend({ caller: ChatCaller });
 /** `GET /models`: with a tenant, its override is listed and may be the default. */
 export const ModelsRequest = z.object({ tenant_id: z.uuid().nullable() });
 
+export const ChatMemoryRequest = withCaller({});
+export const ChatMemoryPutRequest = ChatMemorySettings.extend({ caller: ChatCaller });
+export const ChatMemoryClearRequest = ChatMemoryClearQuery.extend({ caller: ChatCaller });
+export const ChatMemoryCleared = z.object({ cleared: z.literal(true) });
+
 export const ConversationDeleted = z.object({ id: z.uuid(), deleted: z.literal(true) });
 export type ConversationDeleted = z.infer<typeof ConversationDeleted>;
 export const FeedbackRecorded = z.object({
@@ -383,6 +425,9 @@ export const ChatOps = {
     ConversationDeleted,
   ),
   feedbackPut: rpcOperation('svc.chat.feedback.put', FeedbackRequest, FeedbackRecorded),
+  memoryGet: rpcOperation('svc.chat.memory.get', ChatMemoryRequest, ChatMemorySettings),
+  memoryPut: rpcOperation('svc.chat.memory.put', ChatMemoryPutRequest, ChatMemorySettings),
+  memoryClear: rpcOperation('svc.chat.memory.clear', ChatMemoryClearRequest, ChatMemoryCleared),
   models: rpcOperation('svc.chat.models', ModelsRequest, ModelList),
 } as const;
 export type ChatOpName = keyof typeof ChatOps;

@@ -111,6 +111,12 @@ export const RetrievedChunk = z.object({
   content: z.string(),
   content_tokens: z.number().int(),
   order_in_doc: z.number().int(),
+  /**
+   * Pages of the source document the chunk comes from (1-based): a figure's page, else its
+   * section's first and last page. Null for documents without pages (HTML, DOCX, images).
+   */
+  page_start: z.number().int().nullable(),
+  page_end: z.number().int().nullable(),
   embedding_type: z.string(),
   rrf_score: z.number(),
   vector_rank: z.number().int().positive().nullable(),

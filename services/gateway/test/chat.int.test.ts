@@ -77,6 +77,7 @@ describe('the SSE framing', () => {
       fallback_reason: null,
       rewritten_query: 'q',
       chunks_used: [],
+      memory_used: [],
     };
     expect(chatHeaders({ ...start, mode: 'rag' })).toMatchObject({
       'x-chat-mode': 'rag',

@@ -11,6 +11,21 @@ describe('client helpers', () => {
     expect(linkCitations('[C1](https://example.test)')).toBe('[C1](https://example.test)');
   });
 
+  it("links the local answerer's [file p. N] citations to the chunk they name, and nothing else", () => {
+    const chunks = [
+      { ref: 'C1', citation: 'Inspection.pdf p. 12' },
+      { ref: 'C2', citation: 'quote.pdf pp. 1–2' },
+    ];
+    expect(
+      linkCitations(
+        'Age: 11 years. [Inspection.pdf p. 12] Cost. [quote.pdf pp. 1–2] [other]',
+        chunks,
+      ),
+    ).toBe(
+      'Age: 11 years. [Inspection.pdf p. 12](#cite-C1) Cost. [quote.pdf pp. 1–2](#cite-C2) [other]',
+    );
+  });
+
   it('checks type, emptiness and the 50 MB limit before an upload is sent', () => {
     expect(uploadProblem({ name: 'survey.PDF', size: 10 })).toBeNull();
     expect(uploadProblem({ name: 'notes.txt', size: 10 })).toMatch(/not a supported kind/);

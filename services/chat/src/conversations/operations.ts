@@ -7,6 +7,7 @@ import {
   type RpcServer,
 } from '@reports/platform';
 import { reportsInTenant } from '../reports/store.js';
+import { clearMemory, memoryEnabled, setMemory } from '../memory/memory.js';
 import { modelList } from '../models/catalogue.js';
 import type { ModelRegistry } from '../models/registry.js';
 import {
@@ -64,6 +65,18 @@ export function serveConversationOps(
         comment: q.comment ?? null,
       }),
     ),
+    serveRpc(nc, ChatOps.memoryGet, opts, async (q) => ({
+      enabled: await memoryEnabled(pool, q.caller),
+    })),
+    serveRpc(nc, ChatOps.memoryPut, opts, async (q) => {
+      await setMemory(pool, q.caller, q.enabled);
+      return { enabled: q.enabled };
+    }),
+    serveRpc(nc, ChatOps.memoryClear, opts, async (q) => {
+      if (q.report_id) await reportsInTenant(pool, q.caller.tenant_id, [q.report_id]);
+      await clearMemory(pool, q.caller, q.report_id ?? null);
+      return { cleared: true as const };
+    }),
     serveRpc(nc, ChatOps.models, opts, async (q) =>
       modelList(await deps.models.catalogue(q.tenant_id)),
     ),

@@ -74,7 +74,26 @@ export function chunkTitle(chunk: RetrievedChunk): string {
   return chunk.attachment_filename ? `${where} (attachment ${chunk.attachment_filename})` : where;
 }
 
-function used(chunks: readonly RetrievedChunk[]): ChunkUsed[] {
+/** Pages for people: `p. 4`, `pp. 4–5`, or nothing when the document has none. Pure. */
+export function pagesLabel(start: number | null, end: number | null): string | null {
+  if (start === null || start < 1) return null;
+  return end !== null && end > start ? `pp. ${start}–${end}` : `p. ${start}`;
+}
+
+/**
+ * How an answer cites a chunk: the file it comes from (the attachment's, else the report's
+ * file name) and its pages, `Inspection.pdf p. 12`. Pure.
+ */
+export function chunkCitation(chunk: RetrievedChunk, reportFile: string): string {
+  const pages = pagesLabel(chunk.page_start, chunk.page_end);
+  const file = chunk.attachment_filename ?? reportFile;
+  return pages ? `${file} ${pages}` : file;
+}
+
+function used(
+  chunks: readonly RetrievedChunk[],
+  fileOf: (c: RetrievedChunk) => string,
+): ChunkUsed[] {
   return chunks.map((c, i) => ({
     ref: `C${i + 1}`,
     id: c.id,
@@ -82,6 +101,26 @@ function used(chunks: readonly RetrievedChunk[]): ChunkUsed[] {
     section_name: c.section_name,
     source_type: c.source_type,
     attachment_filename: c.attachment_filename,
+    file: c.attachment_filename ?? fileOf(c),
+    page_start: c.page_start,
+    page_end: c.page_end,
+    figure_id: c.figure_id,
+    citation: chunkCitation(c, fileOf(c)),
+  }));
+}
+
+/** The documents of retrieved chunks: each titled, with its citation and attachment. */
+function chunkDocuments(
+  chunks: readonly RetrievedChunk[],
+  fileOf: (c: RetrievedChunk) => string,
+  titleOf: (c: RetrievedChunk) => string = chunkTitle,
+): ContextDocument[] {
+  return chunks.map((c, i) => ({
+    ref: `C${i + 1}`,
+    title: titleOf(c),
+    text: c.content,
+    citation: chunkCitation(c, fileOf(c)),
+    attachment: c.attachment_filename,
   }));
 }
 
@@ -151,16 +190,18 @@ async function compareByRetrieval(
     });
     if (result.chunks.length === 0) return null;
     const names = new Map(compare.map((r) => [r.id, reportName(r)]));
+    const files = new Map(compare.map((r) => [r.id, r.filename]));
+    const fileOf = (c: RetrievedChunk): string => files.get(c.report_id) ?? 'report';
     return {
       mode: 'compare',
       query: input.request.message,
       retrievalLogId: result.retrieval_log_id,
-      chunksUsed: used(result.chunks),
-      documents: result.chunks.map((c, i) => ({
-        ref: `C${i + 1}`,
-        title: `${names.get(c.report_id) ?? 'Report'}: ${chunkTitle(c)}`,
-        text: c.content,
-      })),
+      chunksUsed: used(result.chunks, fileOf),
+      documents: chunkDocuments(
+        result.chunks,
+        fileOf,
+        (c) => `${names.get(c.report_id) ?? 'Report'}: ${chunkTitle(c)}`,
+      ),
     };
   } catch (error) {
     deps.logger.warn(
@@ -248,12 +289,8 @@ export async function buildContext(deps: ContextDeps, input: ContextInput): Prom
         retrievalLogId,
         fallbackReason: null,
         rewriteUsage: usage,
-        chunksUsed: used(chunks),
-        documents: chunks.map((c, i) => ({
-          ref: `C${i + 1}`,
-          title: chunkTitle(c),
-          text: c.content,
-        })),
+        chunksUsed: used(chunks, () => input.report.filename),
+        documents: chunkDocuments(chunks, () => input.report.filename),
       };
     }
     fallbackReason = 'no_chunks';
@@ -282,6 +319,8 @@ export async function buildContext(deps: ContextDeps, input: ContextInput): Prom
           ? `${reportName(input.report)}, section ${input.section.name}`
           : reportName(input.report),
         text: fitText(text, deps.contextMaxChars),
+        citation: input.report.filename,
+        attachment: null,
       },
     ],
   };

@@ -36,6 +36,7 @@ import type { ModelRegistry } from '../models/registry.js';
 import { systemPrompt, turnMessages } from '../prompt/prompt.js';
 import { streamAnswer, type AnswerOutcome } from './answer.js';
 import { buildContext, type TurnContext } from './context.js';
+import { memoryDocuments, memoryEnabled, recall } from '../memory/memory.js';
 import { chatFirstText, chatTurns } from './metrics.js';
 
 export interface TurnSettings {
@@ -207,6 +208,20 @@ export async function runTurn(
       { ...t, history, model, signal },
     );
     mode = ctx.mode;
+    // Chat memory: a single-report turn also recalls the caller's own earlier exchanges.
+    const memory =
+      (ctx.mode === 'rag' || ctx.mode === 'full_fallback') &&
+      (await memoryEnabled(deps.pool, t.caller))
+        ? memoryDocuments(
+            await recall(deps.pool, {
+              caller: t.caller,
+              reportId: t.report.id,
+              conversationId: conversation.id,
+              query: ctx.query,
+            }),
+          )
+        : { documents: [], used: [] };
+    const documents = [...ctx.documents, ...memory.documents];
     sink.start({
       conversation_id: conversation.id,
       user_message_id: userMessageId,
@@ -218,6 +233,7 @@ export async function runTurn(
       fallback_reason: ctx.fallbackReason,
       rewritten_query: ctx.rewrittenQuery,
       chunks_used: ctx.chunksUsed,
+      memory_used: memory.used,
     });
     startSent = true;
 
@@ -229,14 +245,14 @@ export async function runTurn(
             messages: turnMessages(
               systemPrompt({
                 mode: ctx.mode,
-                documents: ctx.documents,
+                documents,
                 section: t.section?.name,
                 canary: deps.settings.canary,
               }),
               history,
               t.request.message,
             ),
-            documents: ctx.documents,
+            documents,
             query: ctx.query,
             maxTokens: deps.settings.maxOutputTokens,
           },
@@ -256,7 +272,10 @@ export async function runTurn(
         { redactions: outcome.redactions, model: t.model.id },
         'the prompt canary appeared in an answer and was redacted',
       );
-    const meta = assistantMeta(t, ctx, outcome);
+    const meta = {
+      ...assistantMeta(t, ctx, outcome),
+      ...(memory.used.length > 0 ? { memory_used: memory.used } : {}),
+    };
     await storeAnswer(deps.pool, {
       id: answerId,
       conversationId: conversation.id,

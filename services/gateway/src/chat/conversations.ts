@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ChatMemoryClearQuery,
+  ChatMemorySettings,
   ChatMessageList,
   Conversation,
   ConversationCreateBody,
@@ -137,6 +139,61 @@ export async function conversationRoutes(
         caller: caller(currentUser(request)),
         conversation_id: request.params.conv_id,
       });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/chat/memory',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Whether your chat turns recall your earlier conversations (chat memory)',
+        description:
+          'Off unless you turn it on. When on, a turn about a report also recalls your own earlier questions and ' +
+          "the answers to them from your other conversations about that report (never another member's), marks " +
+          'them as memory in the prompt and lists them in `memory_used` of the stream and of the stored answer.',
+        security,
+        response: { 200: ChatMemorySettings, ...errors },
+      },
+    },
+    async (request) => chat.memoryGet({ caller: caller(currentUser(request)) }),
+  );
+
+  app.put(
+    '/chat/memory',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Turn chat memory on or off for yourself',
+        security,
+        body: ChatMemorySettings,
+        response: { 200: ChatMemorySettings, 422: ErrorBody, ...errors },
+      },
+    },
+    async (request) =>
+      chat.memoryPut({ caller: caller(currentUser(request)), enabled: request.body.enabled }),
+  );
+
+  app.delete(
+    '/chat/memory',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Clear your chat memory, of one report or of all',
+        description:
+          'Nothing said before now is recalled again. The conversations themselves stay; deleting a ' +
+          'conversation also removes it from memory. A report outside your tenant answers 404.',
+        security,
+        querystring: ChatMemoryClearQuery,
+        response: { 204: z.null().describe('Cleared'), 422: ErrorBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await chat.memoryClear({ caller: caller(currentUser(request)), ...request.query });
       return reply.status(204).send(null);
     },
   );

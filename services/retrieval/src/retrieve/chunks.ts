@@ -15,10 +15,15 @@ export async function loadChunks(
 ): Promise<Map<string, ChunkRow>> {
   if (ids.length === 0) return new Map();
   const { rows } = await pool.query<ChunkRow>(
-    `SELECT id, report_id, section_id, attachment_id, figure_id, table_id, content_type, source_type,
-            section_name, section_slug, attachment_filename, source_label, content, content_tokens,
-            order_in_doc, embedding_type
-       FROM chunks WHERE id = ANY($1::uuid[]) AND report_id = ANY($2::uuid[])`,
+    `SELECT c.id, c.report_id, c.section_id, c.attachment_id, c.figure_id, c.table_id,
+            c.content_type, c.source_type, c.section_name, c.section_slug, c.attachment_filename,
+            c.source_label, c.content, c.content_tokens, c.order_in_doc,
+            COALESCE(f.page_number, s.page_start) AS page_start,
+            COALESCE(f.page_number, s.page_end, s.page_start) AS page_end, c.embedding_type
+       FROM chunks c
+       LEFT JOIN sections s ON s.id = c.section_id
+       LEFT JOIN figures f ON f.id = c.figure_id
+      WHERE c.id = ANY($1::uuid[]) AND c.report_id = ANY($2::uuid[])`,
     [ids, reportIds],
   );
   return new Map(rows.map((r) => [r.id, r]));

@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, jsonBody, readEvents, type Api } from './api.js';
 import { Markdown } from './Markdown.js';
-import type { ChatMessage, ChunkUsed, Conversation, ModelList, ReportSummary } from './types.js';
+import { MemoryControls } from './MemoryControls.js';
+import type {
+  ChatMessage,
+  ChunkUsed,
+  Conversation,
+  MemoryUsed,
+  ModelList,
+  ReportSummary,
+} from './types.js';
 
 interface Props {
   api: Api;
@@ -177,10 +185,11 @@ export function Chat({ api, reportId, onCite, otherReports, onError, onReady }: 
         if (ev.event === 'start') {
           const id = typeof data.message_id === 'string' ? data.message_id : answerKey;
           const chunks = Array.isArray(data.chunks_used) ? (data.chunks_used as ChunkUsed[]) : [];
+          const memory = Array.isArray(data.memory_used) ? (data.memory_used as MemoryUsed[]) : [];
           patch((t) => ({
             ...t,
             id,
-            meta: { ...t.meta, mode: String(data.mode), chunks_used: chunks },
+            meta: { ...t.meta, mode: String(data.mode), chunks_used: chunks, memory_used: memory },
           }));
           patchId.id = id;
         } else if (ev.event === 'chunk') {
@@ -234,6 +243,7 @@ export function Chat({ api, reportId, onCite, otherReports, onError, onReady }: 
         <button type="button" onClick={newConversation}>
           New conversation
         </button>
+        <MemoryControls api={api} reportId={reportId} onError={fail} />
         {conversations && conversations.length === 0 && (
           <p className="muted">No conversations yet.</p>
         )}
@@ -277,6 +287,7 @@ export function Chat({ api, reportId, onCite, otherReports, onError, onReady }: 
               {turn.content ? (
                 <Markdown
                   text={turn.content}
+                  citations={turn.meta.chunks_used}
                   citeLabel={(ref) => {
                     const c = chunkLabel(turn, ref);
                     return c
@@ -291,6 +302,9 @@ export function Chat({ api, reportId, onCite, otherReports, onError, onReady }: 
               ) : turn.streaming ? (
                 <p className="muted">Thinking…</p>
               ) : null}
+              {(turn.meta.memory_used?.length ?? 0) > 0 && (
+                <p className="muted memory-note">Also drew on your earlier conversations.</p>
+              )}
               {turn.error && (
                 <p className="error" role="alert">
                   {turn.error}

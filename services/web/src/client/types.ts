@@ -65,13 +65,28 @@ export interface ChunkUsed {
   section_name: string | null;
   source_type: string;
   attachment_filename: string | null;
+  /** Answers stored before citations named files and pages lack these. */
+  file?: string;
+  page_start?: number | null;
+  page_end?: number | null;
+  figure_id?: string | null;
+  /** How an answer cites the chunk: `Inspection.pdf p. 12`. */
+  citation?: string;
+}
+
+/** An earlier exchange chat memory recalled into an answer (ADR 133). */
+export interface MemoryUsed {
+  ref: string;
+  conversation_id: string;
+  message_id: string;
+  created_at: string;
 }
 
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
   content: string;
-  meta: { mode?: string; chunks_used?: ChunkUsed[]; partial?: boolean };
+  meta: { mode?: string; chunks_used?: ChunkUsed[]; memory_used?: MemoryUsed[]; partial?: boolean };
   feedback?: 'up' | 'down' | null;
 }
 
