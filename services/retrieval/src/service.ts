@@ -3,6 +3,7 @@ import type { ServiceRuntime } from '@reports/platform';
 import { keywordIndexFor } from '@reports/search';
 import { startRetrievalEndpoint } from './service/endpoint.js';
 import type { RetrievalDeps } from './retrieve/retrieve.js';
+import { FolderIndexCache } from './memory/cache.js';
 
 /** The real adapters from the configuration. */
 export function retrievalDeps(
@@ -16,6 +17,14 @@ export function retrievalDeps(
     generator: textGeneratorFor(rt.config),
     logger: rt.logger,
     keywordWeight: rt.config.RETRIEVAL_KEYWORD_WEIGHT,
+    folderIndex:
+      rt.config.RETRIEVAL_MEMORY_BUDGET_MB > 0
+        ? new FolderIndexCache(
+            rt.pool,
+            rt.config.RETRIEVAL_MEMORY_BUDGET_MB * 1024 * 1024,
+            rt.logger,
+          )
+        : null,
   };
 }
 

@@ -106,6 +106,11 @@ export const ConfigSchema = z.object({
    * 1 is the spec's formula; more favours BM25 when the embedder is weak (the local one).
    */
   RETRIEVAL_KEYWORD_WEIGHT: z.coerce.number().min(0).max(100).default(1),
+  /**
+   * Memory the retrieval service may hold for report folders in memory (ADR 135); 0 turns the
+   * in-memory legs off (every query reads Postgres).
+   */
+  RETRIEVAL_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).max(65536).default(512),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Parallel handlers per stage consumer in one process. */

@@ -108,3 +108,32 @@ export function recordProviderUsage(usage: ProviderUsage): void {
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
   return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
 }
+
+/** The retrieval service's in-memory folder index (docs/adr/135-folder-index-in-memory.md). */
+export const folderIndexBytes = new Gauge({
+  name: 'retrieval_folder_index_bytes',
+  help: 'Memory held by the folders the retrieval service keeps in memory (vectors, postings, chunk rows)',
+  registers: [metricsRegistry],
+});
+export const folderIndexFolders = new Gauge({
+  name: 'retrieval_folder_index_folders',
+  help: 'Report folders held in memory by the retrieval service',
+  registers: [metricsRegistry],
+});
+export const folderIndexWarmSeconds = new Histogram({
+  name: 'retrieval_folder_index_warm_seconds',
+  help: 'Time to copy one folder out of Postgres into memory (first use, or after its chunks changed)',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+export const folderIndexLookups = new Counter({
+  name: 'retrieval_folder_index_lookups_total',
+  help: 'Folder lookups of queries: hit (in memory and current), load (not in memory), stale (its chunks changed), oversize (larger than the budget: served by SQL)',
+  labelNames: ['result'] as const,
+  registers: [metricsRegistry],
+});
+export const folderIndexEvictions = new Counter({
+  name: 'retrieval_folder_index_evictions_total',
+  help: 'Folders dropped from memory to stay within RETRIEVAL_MEMORY_BUDGET_MB (least recently used first)',
+  registers: [metricsRegistry],
+});

@@ -7,6 +7,16 @@ export type ChunkRow = Omit<
   'rrf_score' | 'vector_rank' | 'bm25_rank' | 'vector_dist' | 'bm25_score' | 'rerank_score'
 >;
 
+/**
+ * The columns of a ChunkRow, over `chunks c LEFT JOIN sections s LEFT JOIN figures f` (a figure
+ * chunk's page is its figure's, any other chunk's its section's pages).
+ */
+export const CHUNK_COLUMNS = `c.id, c.report_id, c.section_id, c.attachment_id, c.figure_id, c.table_id,
+       c.content_type, c.source_type, c.section_name, c.section_slug, c.attachment_filename,
+       c.source_label, c.content, c.content_tokens, c.order_in_doc,
+       COALESCE(f.page_number, s.page_start) AS page_start,
+       COALESCE(f.page_number, s.page_end, s.page_start) AS page_end, c.embedding_type`;
+
 /** Loads the given chunks of the scope's folders (ids of other folders are ignored). */
 export async function loadChunks(
   pool: Pool,
@@ -15,11 +25,7 @@ export async function loadChunks(
 ): Promise<Map<string, ChunkRow>> {
   if (ids.length === 0) return new Map();
   const { rows } = await pool.query<ChunkRow>(
-    `SELECT c.id, c.report_id, c.section_id, c.attachment_id, c.figure_id, c.table_id,
-            c.content_type, c.source_type, c.section_name, c.section_slug, c.attachment_filename,
-            c.source_label, c.content, c.content_tokens, c.order_in_doc,
-            COALESCE(f.page_number, s.page_start) AS page_start,
-            COALESCE(f.page_number, s.page_end, s.page_start) AS page_end, c.embedding_type
+    `SELECT ${CHUNK_COLUMNS}
        FROM chunks c
        LEFT JOIN sections s ON s.id = c.section_id
        LEFT JOIN figures f ON f.id = c.figure_id

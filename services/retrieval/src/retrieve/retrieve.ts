@@ -30,6 +30,9 @@ import {
   type ChunkRow,
 } from './chunks.js';
 import { insertRetrievalLog } from '../log/retrievalLog.js';
+import { queryState, type FolderIndexCache } from '../memory/cache.js';
+import { keywordSearch, vectorSearch as vectorSearchInMemory } from '../memory/legs.js';
+import { rowOf, type FolderSnapshot } from '../memory/snapshot.js';
 
 /** The adapters retrieval uses; main.ts builds the real ones, tests point them at test resources. */
 export interface RetrievalDeps {
@@ -44,6 +47,11 @@ export interface RetrievalDeps {
   logger: Logger;
   /** Keyword-leg weight in the fusion (`RETRIEVAL_KEYWORD_WEIGHT`); 1 is the spec's RRF. */
   keywordWeight?: number;
+  /**
+   * Folders held in memory (`RETRIEVAL_MEMORY_BUDGET_MB` > 0, Postgres keyword backend): both
+   * legs and the chunk rows are read from it (ADR 135). Absent or null: the legs' SQL.
+   */
+  folderIndex?: FolderIndexCache | null;
 }
 
 /** Candidates each leg contributes to fusion: deep enough for RRF to matter, small enough to stay fast. */
@@ -178,6 +186,38 @@ interface LegResults {
   vectorHits: VectorHit[];
   keywordMs: number;
   vectorMs: number;
+  /** The searched folders when both legs ran in memory; their rows need no query. */
+  snapshots: FolderSnapshot[] | null;
+}
+
+/**
+ * Step 3 from memory: the scope's folders at their current versions (loaded when new or
+ * changed), or null when one of them does not fit the memory budget (then SQL).
+ */
+async function searchLegsInMemory(
+  cache: FolderIndexCache,
+  deps: RetrievalDeps,
+  scope: SearchScope,
+  query: string,
+  vector: number[] | null,
+  useKeyword: boolean,
+  depth: number,
+): Promise<LegResults | null> {
+  const state = await queryState(deps.pool, scope.reportIds, query);
+  const found = await Promise.all(
+    scope.reportIds.map((id) => cache.get(id, state.versions.get(id) ?? 0n)),
+  );
+  if (found.some((f) => f === null)) return null;
+  const snapshots = found as FolderSnapshot[];
+  const allowed = scope.chunkIds ? new Set(scope.chunkIds) : null;
+  let t = performance.now();
+  const keywordHits = useKeyword ? keywordSearch(snapshots, state.lexemes, depth, allowed) : [];
+  const keywordMs = useKeyword ? since(t) : 0;
+  t = performance.now();
+  const searchVector = vector !== null && !isZero(vector);
+  const vectorHits = searchVector ? vectorSearchInMemory(snapshots, vector, depth, allowed) : [];
+  const vectorMs = searchVector ? since(t) : 0;
+  return { keywordHits, vectorHits, keywordMs, vectorMs, snapshots };
 }
 
 /** Step 3, both legs at once. A query without a single word has the zero vector: no neighbours. */
@@ -189,6 +229,18 @@ async function searchLegs(
   useKeyword: boolean,
   depth: number,
 ): Promise<LegResults> {
+  if (deps.folderIndex && deps.keywordIndex.backend === 'postgres') {
+    const inMemory = await searchLegsInMemory(
+      deps.folderIndex,
+      deps,
+      scope,
+      query,
+      vector,
+      useKeyword,
+      depth,
+    );
+    if (inMemory) return inMemory;
+  }
   let keywordMs = 0;
   let vectorMs = 0;
   const [keywordHits, vectorHits] = await Promise.all([
@@ -209,7 +261,25 @@ async function searchLegs(
         })()
       : Promise.resolve([]),
   ]);
-  return { keywordHits, vectorHits, keywordMs, vectorMs };
+  return { keywordHits, vectorHits, keywordMs, vectorMs, snapshots: null };
+}
+
+/** The rows of the given chunks, from the folders in memory. */
+function rowsFromSnapshots(
+  snapshots: readonly FolderSnapshot[],
+  ids: readonly string[],
+): Map<string, ChunkRow> {
+  const rows = new Map<string, ChunkRow>();
+  for (const id of ids) {
+    for (const s of snapshots) {
+      const row = rowOf(s, id);
+      if (row) {
+        rows.set(id, row);
+        break;
+      }
+    }
+  }
+  return rows;
 }
 
 /** Step 3 (cont.), RRF over both legs (outer join, k = 60) and the fused chunks' rows. */
@@ -224,11 +294,10 @@ async function fuseCandidates(
     legs.vectorHits.map((h) => ({ chunk_id: h.chunk_id, rank: h.rank, score: h.distance })),
     { k: RRF_K, keywordWeight: req.options.keyword_weight ?? deps.keywordWeight ?? 1 },
   );
-  const rows = await loadChunks(
-    deps.pool,
-    reportIds,
-    fused.map((f) => f.chunk_id),
-  );
+  const ids = fused.map((f) => f.chunk_id);
+  const rows = legs.snapshots
+    ? rowsFromSnapshots(legs.snapshots, ids)
+    : await loadChunks(deps.pool, reportIds, ids);
   const ordered: Ordered[] = fused
     .filter((f) => rows.has(f.chunk_id))
     .map((f) => ({
