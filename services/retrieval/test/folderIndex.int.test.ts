@@ -244,6 +244,20 @@ describe('the in-memory legs', () => {
         expectSameAnswer(b, a, query);
       }
     }
+    // The tenant check travels with the folder's state: another tenant's user finds nothing.
+    const stranger = RetrieveRequest.parse({
+      caller: { kind: 'user', user_id: randomUUID(), tenant_id: randomUUID() },
+      scope: { type: 'folder', report_id: folders[0]! },
+      query: 'roof',
+    });
+    await expect(retrieve(memory, stranger)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(retrieve(sql, stranger)).rejects.toMatchObject({ code: 'not_found' });
+    const unknown = RetrieveRequest.parse({
+      caller: { kind: 'admin' },
+      scope: { type: 'folder', report_id: randomUUID() },
+      query: 'roof',
+    });
+    await expect(retrieve(memory, unknown)).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 

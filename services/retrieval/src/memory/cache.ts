@@ -19,26 +19,37 @@ const STATE_SQL = `
 SELECT (SELECT coalesce(json_object_agg(report_id, version::text), '{}')
           FROM chunk_folder_versions WHERE report_id = ANY($1::uuid[])) AS versions,
        (SELECT coalesce(json_agg(json_build_array(u.lexeme, coalesce(array_length(u.positions, 1), 1))), '[]')
-          FROM unnest(to_tsvector('simple', immutable_unaccent($2::text))) AS u) AS lexemes`;
+          FROM unnest(to_tsvector('simple', immutable_unaccent($2::text))) AS u) AS lexemes,
+       (SELECT tenant_id FROM reports
+         WHERE $3::uuid IS NOT NULL AND id = $3::uuid AND ($4::uuid IS NULL OR tenant_id = $4::uuid)) AS tenant_id`;
 
 export interface QueryState {
   versions: Map<string, bigint>;
   lexemes: QueryLexeme[];
+  /** With `tenantOf`: the report's tenant when the caller may see it, else null. */
+  tenantId: string | null;
 }
 
+/**
+ * The query's state; with `tenantOf`, also the tenant check of a folder scope (the report's
+ * tenant, only inside `tenantId` unless that is null), in the same round trip.
+ */
 export async function queryState(
   pool: Pool,
   reportIds: readonly string[],
   query: string,
+  tenantOf?: { reportId: string; tenantId: string | null },
 ): Promise<QueryState> {
   const { rows } = await pool.query<{
     versions: Record<string, string>;
     lexemes: Array<[string, number]>;
-  }>(STATE_SQL, [reportIds, query]);
+    tenant_id: string | null;
+  }>(STATE_SQL, [reportIds, query, tenantOf?.reportId ?? null, tenantOf?.tenantId ?? null]);
   const row = rows[0]!;
   return {
     versions: new Map(Object.entries(row.versions).map(([id, v]) => [id, BigInt(v)])),
     lexemes: row.lexemes.map(([lexeme, qtf]) => ({ lexeme, qtf })),
+    tenantId: row.tenant_id,
   };
 }
 

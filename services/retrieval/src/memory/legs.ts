@@ -48,10 +48,30 @@ function inPrefixRange(term: string, prefix: string): boolean {
   return term.codePointAt(prefix.length) !== 0x10ffff;
 }
 
-/** Orders hits as `ORDER BY score DESC, chunk_id` (uuid order is the order of its text). */
-function byScoreThenId(a: { score: number; id: string }, b: { score: number; id: string }): number {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/**
+ * The first `limit` of candidates 0..count-1 in the order `before` defines (a strict total
+ * order), best first: one pass keeping a sorted list of at most `limit`, as `ORDER BY ... LIMIT`.
+ */
+function selectFirst(
+  count: number,
+  limit: number,
+  before: (a: number, b: number) => boolean,
+): number[] {
+  const kept: number[] = [];
+  if (limit <= 0) return kept;
+  for (let i = 0; i < count; i++) {
+    if (kept.length === limit && !before(i, kept[limit - 1]!)) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(kept[mid]!, i)) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, i);
+    if (kept.length > limit) kept.pop();
+  }
+  return kept;
 }
 
 /**
@@ -109,46 +129,36 @@ export function keywordSearch(
     });
   }
 
-  const hits: Array<{ id: string; score: number }> = [];
+  const ids: string[] = [];
+  const values: number[] = [];
   folders.forEach((f, fi) => {
     const mark = scored[fi]!;
     const score = scores[fi]!;
     for (let c = 0; c < f.ids.length; c++) {
-      if (mark[c] === 1 && (!allowed || allowed.has(f.ids[c]!)))
-        hits.push({ id: f.ids[c]!, score: score[c]! });
+      if (mark[c] === 1 && (!allowed || allowed.has(f.ids[c]!))) {
+        ids.push(f.ids[c]!);
+        values.push(score[c]!);
+      }
     }
   });
-  hits.sort(byScoreThenId);
-  return hits.slice(0, limit).map((h, i) => ({ chunk_id: h.id, rank: i + 1, score: h.score }));
+  // ORDER BY score DESC, chunk_id (uuid order is the order of its text).
+  const best = selectFirst(ids.length, limit, (a, b) =>
+    values[a] !== values[b] ? values[a]! > values[b]! : ids[a]! < ids[b]!,
+  );
+  return best.map((i, r) => ({ chunk_id: ids[i]!, rank: r + 1, score: values[i]! }));
 }
 
-/** Dot product of two float32 rows, accumulated in float64 (four partial sums). */
-function dot(a: Float32Array, aOffset: number, b: Float64Array, dim: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let j = 0;
-  for (; j + 3 < dim; j += 4) {
-    s0 += a[aOffset + j]! * b[j]!;
-    s1 += a[aOffset + j + 1]! * b[j + 1]!;
-    s2 += a[aOffset + j + 2]! * b[j + 2]!;
-    s3 += a[aOffset + j + 3]! * b[j + 3]!;
-  }
-  for (; j < dim; j++) s0 += a[aOffset + j]! * b[j]!;
-  return s0 + s1 + s2 + s3;
-}
-
-/** NaN last, as Postgres orders float8 (NaN above every number), then uuid order. */
-function byDistanceThenId(
-  a: { distance: number; id: string },
-  b: { distance: number; id: string },
-): number {
-  const an = Number.isNaN(a.distance);
-  const bn = Number.isNaN(b.distance);
-  if (an !== bn) return an ? 1 : -1;
-  if (!an && a.distance !== b.distance) return a.distance - b.distance;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/** `ORDER BY distance, id`: NaN after every number, as Postgres orders float8; then uuid order. */
+function nearerThan(distances: readonly number[], ids: readonly string[]) {
+  return (a: number, b: number): boolean => {
+    const x = distances[a]!;
+    const y = distances[b]!;
+    const xn = Number.isNaN(x);
+    const yn = Number.isNaN(y);
+    if (xn !== yn) return yn;
+    if (!xn && x !== y) return x < y;
+    return ids[a]! < ids[b]!;
+  };
 }
 
 /**
@@ -165,22 +175,30 @@ export function vectorSearch(
   const q = Float64Array.from(query, (x) => Math.fround(x));
   let qNorm = 0;
   for (let j = 0; j < q.length; j++) qNorm += q[j]! * q[j]!;
-  const hits: Array<{ id: string; distance: number }> = [];
+  const ids: string[] = [];
+  const distances: number[] = [];
   for (const f of folders) {
-    if (f.dim !== q.length) {
-      if (f.vectorChunk.length === 0) continue;
-      throw new Error(`different vector dimensions ${f.dim} and ${q.length}`);
+    const rows = f.vectorChunk.length;
+    if (rows === 0) continue;
+    if (f.dim !== q.length) throw new Error(`different vector dimensions ${f.dim} and ${q.length}`);
+    // Column by column, skipping the query's zero components (they add exactly nothing): a
+    // sparse query, as the local embedder's are, reads a small part of the folder.
+    const dots = new Float64Array(rows);
+    for (let j = 0; j < f.dim; j++) {
+      const qj = q[j]!;
+      if (qj === 0) continue;
+      const base = j * rows;
+      for (let v = 0; v < rows; v++) dots[v] = dots[v]! + qj * f.columns[base + v]!;
     }
-    for (let v = 0; v < f.vectorChunk.length; v++) {
+    for (let v = 0; v < rows; v++) {
       const id = f.ids[f.vectorChunk[v]!]!;
       if (allowed && !allowed.has(id)) continue;
-      const similarity = dot(f.vectors, v * f.dim, q, f.dim) / Math.sqrt(f.norms[v]! * qNorm);
+      const similarity = dots[v]! / Math.sqrt(f.norms[v]! * qNorm);
       const distance = Number.isNaN(similarity) ? NaN : 1 - Math.min(Math.max(similarity, -1), 1);
-      hits.push({ id, distance });
+      ids.push(id);
+      distances.push(distance);
     }
   }
-  hits.sort(byDistanceThenId);
-  return hits
-    .slice(0, limit)
-    .map((h, i) => ({ chunk_id: h.id, rank: i + 1, distance: h.distance }));
+  const best = selectFirst(ids.length, limit, nearerThan(distances, ids));
+  return best.map((i, r) => ({ chunk_id: ids[i]!, rank: r + 1, distance: distances[i]! }));
 }

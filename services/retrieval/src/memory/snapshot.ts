@@ -25,10 +25,14 @@ export interface FolderSnapshot {
   postingStart: Uint32Array;
   postingChunk: Uint32Array;
   postingTf: Float64Array;
-  /** Embedded chunks: their index, float32 components row after row, and squared norms. */
+  /**
+   * Embedded chunks: their index, their float32 components one dimension after another
+   * (`columns[j * vectorChunk.length + v]` is component j of vector v, so a query reads only
+   * the columns where it is not zero), and their squared norms.
+   */
   dim: number;
   vectorChunk: Uint32Array;
-  vectors: Float32Array;
+  columns: Float32Array;
   norms: Float64Array;
   /** Approximate memory held, for the cache's budget. */
   bytes: number;
@@ -63,11 +67,19 @@ interface ChunkRecord extends ChunkRow {
   vec: Buffer | null;
 }
 
-/** Reads pgvector's binary form: int16 dimensions, int16 unused, then big-endian float4s. */
-function readVector(buf: Buffer, into: Float32Array, offset: number): number {
+/**
+ * Reads pgvector's binary form (int16 dimensions, int16 unused, big-endian float4s) into
+ * column `v` of `columns`; returns the squared norm, summed in float64.
+ */
+function readVector(buf: Buffer, columns: Float32Array, rows: number, v: number): number {
   const dim = buf.readInt16BE(0);
-  for (let j = 0; j < dim; j++) into[offset + j] = buf.readFloatBE(4 + 4 * j);
-  return dim;
+  let norm = 0;
+  for (let j = 0; j < dim; j++) {
+    const x = buf.readFloatBE(4 + 4 * j);
+    columns[j * rows + v] = x;
+    norm += x * x;
+  }
+  return norm;
 }
 
 /** Copies one folder out of Postgres, consistent with one commit. */
@@ -89,11 +101,13 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
     const ids: string[] = new Array<string>(n);
     const rows: ChunkRow[] = new Array<ChunkRow>(n);
     const dl = new Float64Array(n);
-    const embedded = chunks.rows.filter((r) => r.vec !== null).length;
     const dim = chunks.rows.find((r) => r.vec !== null)?.vec?.readInt16BE(0) ?? 0;
-    const vectorChunk = new Uint32Array(embedded);
-    const vectors = new Float32Array(embedded * dim);
-    const norms = new Float64Array(embedded);
+    // Vectors of another dimension (a half-done change of model) are left out, as the SQL leg
+    // would fail on them.
+    const embedded = chunks.rows.filter((r) => r.vec !== null && r.vec.readInt16BE(0) === dim);
+    const vectorChunk = new Uint32Array(embedded.length);
+    const columns = new Float32Array(embedded.length * dim);
+    const norms = new Float64Array(embedded.length);
     let textBytes = 0;
     let v = 0;
     chunks.rows.forEach((record, i) => {
@@ -104,10 +118,7 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
       textBytes += row.content.length * 2 + 400;
       if (vec && vec.readInt16BE(0) === dim) {
         vectorChunk[v] = i;
-        readVector(vec, vectors, v * dim);
-        let s = 0;
-        for (let j = v * dim; j < (v + 1) * dim; j++) s += vectors[j]! * vectors[j]!;
-        norms[v] = s;
+        norms[v] = readVector(vec, columns, embedded.length, v);
         v += 1;
       }
     });
@@ -143,9 +154,9 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
       postingChunk,
       postingTf,
       dim,
-      vectorChunk: v === embedded ? vectorChunk : vectorChunk.slice(0, v),
-      vectors: v === embedded ? vectors : vectors.slice(0, v * dim),
-      norms: v === embedded ? norms : norms.slice(0, v),
+      vectorChunk,
+      columns,
+      norms,
       bytes:
         textBytes +
         dl.byteLength +
@@ -153,7 +164,7 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
         postingChunk.byteLength +
         postingTf.byteLength +
         vectorChunk.byteLength +
-        vectors.byteLength +
+        columns.byteLength +
         norms.byteLength,
       loadMs: performance.now() - started,
     };

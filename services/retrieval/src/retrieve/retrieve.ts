@@ -30,7 +30,7 @@ import {
   type ChunkRow,
 } from './chunks.js';
 import { insertRetrievalLog } from '../log/retrievalLog.js';
-import { queryState, type FolderIndexCache } from '../memory/cache.js';
+import { queryState, type FolderIndexCache, type QueryState } from '../memory/cache.js';
 import { keywordSearch, vectorSearch as vectorSearchInMemory } from '../memory/legs.js';
 import { rowOf, type FolderSnapshot } from '../memory/snapshot.js';
 
@@ -84,6 +84,13 @@ export interface ResolvedScope {
   reportIds: string[];
   /** Section scope: the chunks of the section and its subsections; null otherwise. */
   chunkIds: string[] | null;
+  /** A folder scope searched in memory: its state, read with the tenant check. */
+  state?: QueryState;
+}
+
+/** Whether the legs run over folders held in memory (ADR 135). */
+function inMemory(deps: RetrievalDeps): deps is RetrievalDeps & { folderIndex: FolderIndexCache } {
+  return Boolean(deps.folderIndex) && deps.keywordIndex.backend === 'postgres';
 }
 
 /**
@@ -100,6 +107,15 @@ export async function resolveScope(
     const tenantId = await findReportsTenant(deps.pool, scope.report_ids, callerTenant);
     if (!tenantId) throw new AppError('not_found', 'report not found (one of report_ids)');
     return { tenantId, reportIds: [...scope.report_ids], chunkIds: null };
+  }
+  if (scope.type === 'folder' && inMemory(deps)) {
+    // One round trip: the tenant check, the folder's version and the query's words.
+    const state = await queryState(deps.pool, [scope.report_id], req.query, {
+      reportId: scope.report_id,
+      tenantId: callerTenant,
+    });
+    if (!state.tenantId) throw new AppError('not_found', 'report not found');
+    return { tenantId: state.tenantId, reportIds: [scope.report_id], chunkIds: null, state };
   }
   const tenantId = await findReportTenant(deps.pool, scope.report_id, callerTenant);
   if (!tenantId) throw new AppError('not_found', 'report not found');
@@ -202,8 +218,9 @@ async function searchLegsInMemory(
   vector: number[] | null,
   useKeyword: boolean,
   depth: number,
+  known: QueryState | undefined,
 ): Promise<LegResults | null> {
-  const state = await queryState(deps.pool, scope.reportIds, query);
+  const state = known ?? (await queryState(deps.pool, scope.reportIds, query));
   const found = await Promise.all(
     scope.reportIds.map((id) => cache.get(id, state.versions.get(id) ?? 0n)),
   );
@@ -228,9 +245,10 @@ async function searchLegs(
   vector: number[] | null,
   useKeyword: boolean,
   depth: number,
+  state?: QueryState,
 ): Promise<LegResults> {
-  if (deps.folderIndex && deps.keywordIndex.backend === 'postgres') {
-    const inMemory = await searchLegsInMemory(
+  if (inMemory(deps)) {
+    const found = await searchLegsInMemory(
       deps.folderIndex,
       deps,
       scope,
@@ -238,8 +256,9 @@ async function searchLegs(
       vector,
       useKeyword,
       depth,
+      state,
     );
-    if (inMemory) return inMemory;
+    if (found) return found;
   }
   let keywordMs = 0;
   let vectorMs = 0;
@@ -394,6 +413,7 @@ export async function retrieve(
     vector,
     useKeyword,
     candidateDepth(req.top_k),
+    scope.state,
   );
   const fused = await fuseCandidates(deps, req, scope.reportIds, legs);
   let retrievalMs = since(retrievalStarted);
