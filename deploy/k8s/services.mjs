@@ -36,6 +36,10 @@ export const SERVICES = {
     resources: { cpu: '250m', memory: '384Mi', cpuLimit: '1', memoryLimit: '768Mi' },
     egress: true,
   },
+  retrieval: {
+    // Holds queried report folders in memory (RETRIEVAL_MEMORY_BUDGET_MB, 256 in config.yaml).
+    resources: { cpu: '250m', memory: '512Mi', cpuLimit: '2', memoryLimit: '1Gi' },
+  },
   chat: {
     // Streams answers from remote model APIs (egress); a turn is mostly waiting on the model.
     replicas: { min: 2, max: 8 },

@@ -110,7 +110,7 @@ export const ConfigSchema = z.object({
    * Memory the retrieval service may hold for report folders in memory (ADR 135); 0 turns the
    * in-memory legs off (every query reads Postgres).
    */
-  RETRIEVAL_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).max(65536).default(512),
+  RETRIEVAL_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).max(65536).default(256),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Parallel handlers per stage consumer in one process. */
