@@ -1,12 +1,15 @@
-// Retrieve benchmark (issue 4): POST /retrieve through the whole system (built services as
-// processes) with 50 concurrent clients on one 2 000-chunk folder, in a database holding at least
-// 200 000 chunks; next to it, in the same run, the two legs' raw SQL (the same statements the
-// retrieval service sends) at the same concurrency and one at a time. Prints p50/p95/p99 and the
-// ratios; writes bench/results/retrieve-*.json. No assertions on timing: it fails only when the
-// system does (a request that is not 200).
-import { execFileSync } from 'node:child_process';
+// Retrieve benchmark (issues 4 and 14): POST /retrieve through the whole system (built services as
+// processes) on one 2 000-chunk folder of a database holding at least 200 000 chunks, 1 and 50
+// clients, with the folder index in memory (after) and with the SQL legs (before: the retrieval
+// service restarted with RETRIEVAL_MEMORY_BUDGET_MB=0); beside it, in the same run and driven by
+// the same client over HTTP on loopback, three peers (bench/peers/server.ts): the two legs' SQL
+// through pg with RRF in Node, LanceDB, and the in-process lower bound. Also the first query of
+// cold folders and the memory the index holds (/metrics). Prints the table and the ratios; writes
+// bench/results/retrieve-*.json. No assertions on timing: it fails only when a system does.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,8 +18,7 @@ import autocannon from 'autocannon';
 import pgvector from 'pgvector';
 import { createPool, type Pool } from '@reports/platform';
 import { LocalEmbedder } from '@reports/providers';
-import { BM25_SQL, VECTOR_SQL } from '@reports/search';
-import { sampleReportSpec } from '@reports/test-support';
+import { freePort, sampleReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn } from '../test/support/client.js';
 import { distribution, type Distribution } from './support/stats.js';
@@ -35,6 +37,10 @@ const REQUESTS = intFromEnv('BENCH_RETRIEVE_REQUESTS', 3000, 100);
 /** One-at-a-time requests for the unloaded comparison. */
 const SEQUENTIAL = intFromEnv('BENCH_RETRIEVE_SEQUENTIAL', 200, 10);
 const TOP_K = 8;
+/** Queries cycled through: the hand-written ones, then phrases of the folder's own text. */
+const QUERY_COUNT = intFromEnv('BENCH_RETRIEVE_QUERIES', 200, 20);
+/** Folders queried once cold (not in memory) and once warm. */
+const COLD_FOLDERS = intFromEnv('BENCH_RETRIEVE_COLD_FOLDERS', 20, 1);
 /** Same retrieval pool size as the service's default (DATABASE_POOL_MAX). */
 const POOL_MAX = 10;
 
@@ -87,7 +93,10 @@ async function createReport(pool: Pool, tenantId: string, title: string): Promis
 }
 
 /** The queried folder: real text, local-embedder vectors, inserted as the embed stage does (triggers index it). */
-async function generateFolder(pool: Pool, tenantId: string): Promise<string> {
+async function generateFolder(
+  pool: Pool,
+  tenantId: string,
+): Promise<{ reportId: string; texts: string[] }> {
   const reportId = await createReport(pool, tenantId, 'Benchmark folder');
   const texts = folderTexts(FOLDER_CHUNKS);
   const embedder = new LocalEmbedder();
@@ -114,7 +123,7 @@ async function generateFolder(pool: Pool, tenantId: string): Promise<string> {
       values,
     );
   }
-  return reportId;
+  return { reportId, texts };
 }
 
 /**
@@ -154,38 +163,50 @@ async function generateBulk(pool: Pool, tenantId: string, count: number): Promis
   process.stdout.write('\n');
 }
 
-async function rawLegs(
-  pool: Pool,
-  reportId: string,
-  query: string,
-  vector: number[],
-): Promise<void> {
-  const depth = Math.min(Math.max(TOP_K * 5, 50), 200);
-  await Promise.all([
-    pool.query(BM25_SQL, [reportId, query, depth]),
-    pool.query(VECTOR_SQL, [reportId, pgvector.toSql(vector), depth]),
-  ]);
+/** Queries of the run: the hand-written ones, then 3-8 word phrases taken from the folder's text. */
+function benchQueries(texts: readonly string[], count: number): string[] {
+  const queries = [...QUERIES];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  while (queries.length < count) {
+    const words = texts[Math.floor(next() * texts.length)]!.split(/\s+/);
+    const n = 3 + Math.floor(next() * 6);
+    const at = Math.floor(next() * Math.max(1, words.length - n));
+    queries.push(
+      words
+        .slice(at, at + n)
+        .join(' ')
+        .replace(/[.,;:]/g, ''),
+    );
+  }
+  return queries;
 }
 
-async function timedLoop(
-  total: number,
-  concurrency: number,
-  fn: (i: number) => Promise<void>,
-): Promise<{ times: number[]; wallMs: number }> {
-  const times: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        await fn(i);
-        times.push(performance.now() - t);
-      }
-    }),
-  );
-  return { times, wallMs: performance.now() - started };
+/** Busy CPU time of the whole machine (all cores) in ms, from /proc/stat. */
+async function machineBusyMs(): Promise<number> {
+  const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
+  const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+  const ticks = user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body: (query: string) => Record<string, unknown>;
+}
+
+interface RunResult {
+  times: number[];
+  wallMs: number;
+  non2xx: number;
+  /** CPU of everything but this process (the client), per request, in ms. */
+  cpuMsPerQuery: number;
 }
 
 let ipCounter = 0;
@@ -196,36 +217,30 @@ function nextIp(): string {
 }
 
 async function httpRun(
-  url: string,
-  token: string,
-  reportId: string,
+  target: Target,
+  queries: readonly string[],
   total: number,
   connections: number,
-): Promise<{ times: number[]; wallMs: number; non2xx: number }> {
+): Promise<RunResult> {
   const times: number[] = [];
   let non2xx = 0;
   let q = 0;
+  const busyBefore = await machineBusyMs();
+  const ownBefore = process.cpuUsage();
   const started = performance.now();
   const instance = autocannon({
-    url: `${url}/retrieve`,
+    url: target.url,
     connections,
     amount: total,
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { ...target.headers, 'content-type': 'application/json' },
     requests: [
       {
-        setupRequest: (req) => {
-          const query = QUERIES[q++ % QUERIES.length]!;
-          return {
-            ...req,
-            headers: { ...req.headers, 'x-forwarded-for': nextIp() },
-            body: JSON.stringify({
-              query,
-              top_k: TOP_K,
-              scope: { type: 'folder', report_id: reportId },
-            }),
-          };
-        },
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, 'x-forwarded-for': nextIp() },
+          body: JSON.stringify(target.body(queries[q++ % queries.length]!)),
+        }),
       },
     ],
   });
@@ -234,7 +249,113 @@ async function httpRun(
     if (statusCode !== 200) non2xx += 1;
   });
   await instance;
-  return { times, wallMs: performance.now() - started, non2xx };
+  const wallMs = performance.now() - started;
+  const own = process.cpuUsage(ownBefore);
+  const busy = (await machineBusyMs()) - busyBefore - (own.user + own.system) / 1000;
+  return { times, wallMs, non2xx, cpuMsPerQuery: Math.round((busy / total) * 100) / 100 };
+}
+
+/** Top-k chunk ids of one query from a target. */
+async function topIds(target: Target, query: string): Promise<string[]> {
+  const res = await fetch(target.url, {
+    method: 'POST',
+    headers: { ...target.headers, 'content-type': 'application/json', 'x-forwarded-for': nextIp() },
+    body: JSON.stringify(target.body(query)),
+  });
+  if (!res.ok) throw new Error(`${target.name}: ${res.status}`);
+  const body = (await res.json()) as { chunks: Array<{ id: string }> };
+  return body.chunks.map((c) => c.id);
+}
+
+/** Share of the project's top-k found in the peer's top-k, over the queries. */
+async function agreement(
+  project: Target,
+  peer: Target,
+  queries: readonly string[],
+): Promise<number> {
+  let found = 0;
+  let total = 0;
+  for (const query of queries) {
+    const [a, b] = await Promise.all([topIds(project, query), topIds(peer, query)]);
+    const theirs = new Set(b);
+    found += a.filter((id) => theirs.has(id)).length;
+    total += a.length;
+  }
+  return Math.round((found / Math.max(total, 1)) * 1000) / 1000;
+}
+
+const PEERS = {
+  sql: "the project's two legs' SQL through pg, RRF in Node",
+  lancedb: 'LanceDB 0.39 (vector + FTS, its RRF)',
+  memory: 'in-process lower bound (dense scalar vector scan, in-memory BM25, RRF)',
+  'project-legs': "in process, the project's in-memory legs (no gateway, NATS or database)",
+} as const;
+type PeerKind = keyof typeof PEERS;
+
+/** LanceDB is a bench-only dependency of bench/peers (never installed by the root's npm ci). */
+function installPeers(): void {
+  const dir = path.join(ROOT, 'bench/peers');
+  if (existsSync(path.join(dir, 'node_modules/@lancedb/lancedb/package.json'))) return;
+  console.log('installing the bench-only peers (bench/peers: LanceDB)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+}
+
+async function startPeer(
+  kind: PeerKind,
+  databaseUrl: string,
+  reportId: string,
+): Promise<{ target: Target; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'bench/peers/server.ts'),
+      kind,
+      String(port),
+      databaseUrl,
+      reportId,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes(`ready ${port}`)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`peer ${kind} exited with ${code}`)));
+  });
+  return {
+    child,
+    target: {
+      name: PEERS[kind],
+      url: `http://127.0.0.1:${port}/retrieve`,
+      headers: {},
+      body: (query) => ({ query, top_k: TOP_K }),
+    },
+  };
+}
+
+/** The retrieval service's /metrics: the folder index's memory and warm-up times. */
+async function folderIndexMetrics(metricsUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (name: string) => {
+    const m = text.match(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm'));
+    return m ? Number(m[1]) : NaN;
+  };
+  const count = value('retrieval_folder_index_warm_seconds_count');
+  const sum = value('retrieval_folder_index_warm_seconds_sum');
+  return {
+    folders: value('retrieval_folder_index_folders'),
+    bytes: value('retrieval_folder_index_bytes'),
+    warm_count: count,
+    warm_mean_ms: Math.round((sum / count) * 1000 * 10) / 10,
+  };
 }
 
 function git(args: string[]): string {
@@ -245,17 +366,57 @@ function git(args: string[]): string {
   }
 }
 
+interface Measured {
+  name: string;
+  sequential_ms: Distribution;
+  sequential_cpu_ms_per_query: number;
+  concurrent_ms: Distribution;
+  concurrent_rps: number;
+  concurrent_cpu_ms_per_query: number;
+  top_k_agreement_with_project: number | null;
+}
+
+async function measure(
+  target: Target,
+  queries: readonly string[],
+  agreeWith: Target | null,
+): Promise<Measured> {
+  console.log(`measuring: ${target.name}`);
+  const warm = await httpRun(target, queries, 300, 10);
+  if (warm.non2xx > 0) throw new Error(`${target.name}: ${warm.non2xx} warm-up requests failed`);
+  const seq = await httpRun(target, queries, SEQUENTIAL, 1);
+  const conc = await httpRun(target, queries, REQUESTS, CONNECTIONS);
+  if (seq.non2xx + conc.non2xx > 0)
+    throw new Error(`${target.name}: ${seq.non2xx + conc.non2xx} requests were not 200`);
+  return {
+    name: target.name,
+    sequential_ms: distribution(seq.times),
+    sequential_cpu_ms_per_query: seq.cpuMsPerQuery,
+    concurrent_ms: distribution(conc.times),
+    concurrent_rps: Math.round((conc.times.length / conc.wallMs) * 1000 * 10) / 10,
+    concurrent_cpu_ms_per_query: conc.cpuMsPerQuery,
+    top_k_agreement_with_project: agreeWith ? await agreement(agreeWith, target, queries) : null,
+  };
+}
+
 async function main(): Promise<void> {
   const runStarted = performance.now();
   let system: RunningSystem | undefined;
   let pool: Pool | undefined;
+  const peers: ChildProcess[] = [];
   const stop = async () => {
+    for (const p of peers) p.kill('SIGTERM');
     await pool?.end().catch(() => undefined);
     await system?.stop().catch(() => undefined);
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
   try {
-    system = await startSystem({});
+    installPeers();
+    const metricsPort = await freePort();
+    system = await startSystem({
+      serviceEnv: { retrieval: { METRICS_PORT: String(metricsPort) } },
+    });
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     const session = await signIn(system, 'bench@example.com');
     const tenantId = session.user.active_tenant_id;
     pool = createPool(system.db.url, POOL_MAX);
@@ -264,7 +425,7 @@ async function main(): Promise<void> {
       `generating: a ${FOLDER_CHUNKS}-chunk folder and ${TOTAL_CHUNKS - FOLDER_CHUNKS} other chunks`,
     );
     const genStarted = performance.now();
-    const reportId = await generateFolder(pool, tenantId);
+    const { reportId, texts } = await generateFolder(pool, tenantId);
     await generateBulk(pool, tenantId, TOTAL_CHUNKS - FOLDER_CHUNKS);
     await pool.query('VACUUM ANALYZE chunks');
     await pool.query('VACUUM ANALYZE chunk_terms');
@@ -286,46 +447,63 @@ async function main(): Promise<void> {
       `generated in ${generationS.toFixed(1)} s: ${stats.chunks} chunks (${stats.folder} in the folder), ${stats.postings} postings, database ${stats.db_mb} MB`,
     );
     if (stats.chunks < TOTAL_CHUNKS) throw new Error(`only ${stats.chunks} chunks were generated`);
+    const queries = benchQueries(texts, QUERY_COUNT);
 
-    const embedder = new LocalEmbedder();
-    const vectors = await embedder.embed(QUERIES);
+    const project: Target = {
+      name: 'this project, POST /retrieve (folders in memory)',
+      url: `${system.url}/retrieve`,
+      headers: { authorization: `Bearer ${session.token}` },
+      body: (query) => ({ query, top_k: TOP_K, scope: { type: 'folder', report_id: reportId } }),
+    };
 
-    // Warm both paths (caches, JIT, connection pools).
-    await timedLoop(200, 10, (i) =>
-      rawLegs(pool!, reportId, QUERIES[i % QUERIES.length]!, vectors[i % QUERIES.length]!),
+    // Cold and warm folders: the first query of a folder loads it; the second finds it in memory.
+    const { rows: bulk } = await pool.query<{ id: string }>(
+      `SELECT id::text FROM reports WHERE title LIKE 'Bulk folder%' ORDER BY title LIMIT $1`,
+      [COLD_FOLDERS],
     );
-    const warm = await httpRun(system.url, session.token, reportId, 300, 10);
-    if (warm.non2xx > 0) throw new Error(`${warm.non2xx} warm-up requests failed`);
+    const cold: number[] = [];
+    const warmAgain: number[] = [];
+    for (const [i, folder] of bulk.entries()) {
+      const one: Target = {
+        ...project,
+        body: (query) => ({ query, top_k: TOP_K, scope: { type: 'folder', report_id: folder.id } }),
+      };
+      const first = await httpRun(one, [queries[i % queries.length]!], 1, 1);
+      const second = await httpRun(one, [queries[(i + 1) % queries.length]!], 1, 1);
+      if (first.non2xx + second.non2xx > 0) throw new Error('a cold-folder request failed');
+      cold.push(first.times[0]!);
+      warmAgain.push(second.times[0]!);
+    }
+    const coldMetrics = await folderIndexMetrics(metricsUrl);
 
-    // One at a time: what the HTTP path adds to the two legs when nothing queues.
-    const seqSql = await timedLoop(SEQUENTIAL, 1, (i) =>
-      rawLegs(pool!, reportId, QUERIES[i % QUERIES.length]!, vectors[i % QUERIES.length]!),
-    );
-    const seqHttp = await httpRun(system.url, session.token, reportId, SEQUENTIAL, 1);
-    // Each leg alone, one at a time, to see which dominates.
-    const depth = Math.min(Math.max(TOP_K * 5, 50), 200);
-    const keywordOnly = await timedLoop(SEQUENTIAL, 1, async (i) => {
-      await pool!.query(BM25_SQL, [reportId, QUERIES[i % QUERIES.length]!, depth]);
-    });
-    const vectorOnly = await timedLoop(SEQUENTIAL, 1, async (i) => {
-      await pool!.query(VECTOR_SQL, [
-        reportId,
-        pgvector.toSql(vectors[i % QUERIES.length]!),
-        depth,
-      ]);
-    });
+    const results: Measured[] = [];
+    results.push(await measure(project, queries, null));
+    const memoryMetrics = await folderIndexMetrics(metricsUrl);
 
-    // Under load: 50 concurrent clients.
-    console.log(
-      `measuring: ${REQUESTS} requests with ${CONNECTIONS} concurrent clients, HTTP then raw SQL`,
+    // Before: the same service reading Postgres at every query (the in-memory legs off).
+    await system.start('retrieval', { RETRIEVAL_MEMORY_BUDGET_MB: '0' });
+    results.push(
+      await measure(
+        { ...project, name: 'this project, POST /retrieve (SQL legs: before)' },
+        queries,
+        project,
+      ),
     );
-    const http = await httpRun(system.url, session.token, reportId, REQUESTS, CONNECTIONS);
-    if (http.non2xx > 0 || seqHttp.non2xx > 0)
-      throw new Error(`${http.non2xx + seqHttp.non2xx} requests were not 200`);
-    const sql = await timedLoop(REQUESTS, CONNECTIONS, (i) =>
-      rawLegs(pool!, reportId, QUERIES[i % QUERIES.length]!, vectors[i % QUERIES.length]!),
-    );
+    await system.start('retrieval');
 
+    for (const kind of ['sql', 'lancedb', 'memory', 'project-legs'] as const) {
+      const peer = await startPeer(kind, system.db.url, reportId);
+      peers.push(peer.child);
+      results.push(await measure(peer.target, queries, project));
+      peer.child.kill('SIGTERM');
+    }
+
+    const byName = (prefix: string) => results.find((r) => r.name.startsWith(prefix))!;
+    const after = results[0]!;
+    const lance = byName('LanceDB');
+    const bound = byName('in-process lower bound');
+    const legsInProcess = byName('in process,');
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     const result = {
       date: new Date().toISOString(),
       node: process.version,
@@ -340,61 +518,56 @@ async function main(): Promise<void> {
         connections: CONNECTIONS,
         requests: REQUESTS,
         sequential_requests: SEQUENTIAL,
+        queries: queries.length,
         top_k: TOP_K,
-        leg_depth: depth,
-        queries: QUERIES.length,
-        raw_sql_pool: POOL_MAX,
         embedding: 'local-hash-1536',
         rerank: 'off',
         hyde: 'off (local LLM provider)',
+        cpu: 'busy time of the whole machine from /proc/stat minus the client process, per request',
       },
       database: { ...stats, generation_s: Math.round(generationS * 10) / 10 },
-      http_concurrent_ms: distribution(http.times),
-      http_concurrent_rps: Math.round((http.times.length / http.wallMs) * 1000 * 10) / 10,
-      raw_sql_concurrent_ms: distribution(sql.times),
-      raw_sql_concurrent_rps: Math.round((sql.times.length / sql.wallMs) * 1000 * 10) / 10,
-      http_sequential_ms: distribution(seqHttp.times),
-      raw_sql_sequential_ms: distribution(seqSql.times),
-      keyword_leg_sequential_ms: distribution(keywordOnly.times),
-      vector_leg_sequential_ms: distribution(vectorOnly.times),
-      ratios: {
-        concurrent_p50: 0,
-        concurrent_p95: 0,
-        sequential_p50: 0,
+      systems: results,
+      cold_folders: {
+        folders: cold.length,
+        first_query_ms: distribution(cold),
+        second_query_ms: distribution(warmAgain),
+        metrics_after: coldMetrics,
       },
-      total_run_s: 0,
+      folder_index_metrics_after_run: memoryMetrics,
+      ratios: {
+        rps_vs_lancedb_50_clients: ratio(after.concurrent_rps, lance.concurrent_rps),
+        cpu_vs_lower_bound_50_clients: ratio(
+          after.concurrent_cpu_ms_per_query,
+          bound.concurrent_cpu_ms_per_query,
+        ),
+        cpu_vs_lower_bound_1_client: ratio(
+          after.sequential_cpu_ms_per_query,
+          bound.sequential_cpu_ms_per_query,
+        ),
+        cpu_vs_project_legs_in_process_50_clients: ratio(
+          after.concurrent_cpu_ms_per_query,
+          legsInProcess.concurrent_cpu_ms_per_query,
+        ),
+        p95_1_client_ms: after.sequential_ms.p95,
+      },
+      total_run_s: Math.round((performance.now() - runStarted) / 100) / 10,
     };
-    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-    result.ratios = {
-      concurrent_p50: ratio(result.http_concurrent_ms.p50, result.raw_sql_concurrent_ms.p50),
-      concurrent_p95: ratio(result.http_concurrent_ms.p95, result.raw_sql_concurrent_ms.p95),
-      sequential_p50: ratio(result.http_sequential_ms.p50, result.raw_sql_sequential_ms.p50),
-    };
-    result.total_run_s = Math.round((performance.now() - runStarted) / 100) / 10;
 
-    const row = (name: string, d: Distribution, extra = '') =>
-      console.log(
-        `| ${name.padEnd(34)} | ${String(d.p50).padStart(8)} | ${String(d.p95).padStart(8)} | ${String(d.p99).padStart(8)} | ${extra}`,
-      );
-    console.log(`\n| ms                                 |      p50 |      p95 |      p99 |`);
-    console.log(`| ---------------------------------- | -------- | -------- | -------- |`);
-    row(
-      `POST /retrieve, ${CONNECTIONS} clients`,
-      result.http_concurrent_ms,
-      `${result.http_concurrent_rps} req/s`,
-    );
-    row(
-      `both legs' raw SQL, ${CONNECTIONS} clients`,
-      result.raw_sql_concurrent_ms,
-      `${result.raw_sql_concurrent_rps} req/s`,
-    );
-    row('POST /retrieve, 1 client', result.http_sequential_ms);
-    row("both legs' raw SQL, 1 client", result.raw_sql_sequential_ms);
-    row('keyword leg SQL alone, 1 client', result.keyword_leg_sequential_ms);
-    row('vector leg SQL alone, 1 client', result.vector_leg_sequential_ms);
     console.log(
-      `\nratio HTTP/raw SQL: p50 ${result.ratios.concurrent_p50} and p95 ${result.ratios.concurrent_p95} under ${CONNECTIONS} clients; ` +
-        `p50 ${result.ratios.sequential_p50} one at a time. Aim: p95 < 30 ms, ratio < 2.`,
+      `\n| system | 1 client p50 / p95 ms | req/s at ${CONNECTIONS} clients | ${CONNECTIONS} clients p50 / p95 ms | CPU ms per query (1 / ${CONNECTIONS} clients) | top-${TOP_K} agreement |`,
+    );
+    console.log('| --- | --- | --- | --- | --- | --- |');
+    for (const r of results) {
+      console.log(
+        `| ${r.name} | ${r.sequential_ms.p50} / ${r.sequential_ms.p95} | ${r.concurrent_rps} | ${r.concurrent_ms.p50} / ${r.concurrent_ms.p95} | ${r.sequential_cpu_ms_per_query} / ${r.concurrent_cpu_ms_per_query} | ${r.top_k_agreement_with_project ?? '-'} |`,
+      );
+    }
+    console.log(
+      `\ncold folders (${cold.length}, ${FOLDER_CHUNKS} chunks each): first query p50 ${result.cold_folders.first_query_ms.p50} ms, p95 ${result.cold_folders.first_query_ms.p95} ms; second p50 ${result.cold_folders.second_query_ms.p50} ms; ` +
+        `load into memory mean ${coldMetrics.warm_mean_ms} ms; memory held ${Math.round(memoryMetrics.bytes! / 1048576)} MB for ${memoryMetrics.folders} folders`,
+    );
+    console.log(
+      `ratios: req/s vs LanceDB ${result.ratios.rps_vs_lancedb_50_clients} (aim > 1); CPU per query vs the in-process lower bound ${result.ratios.cpu_vs_lower_bound_50_clients} at ${CONNECTIONS} clients, ${result.ratios.cpu_vs_lower_bound_1_client} at 1 (aim < 2), vs the project's own legs in process ${result.ratios.cpu_vs_project_legs_in_process_50_clients}; 1-client p95 ${result.ratios.p95_1_client_ms} ms (aim < 10)`,
     );
 
     await mkdir(RESULTS_DIR, { recursive: true });
@@ -409,10 +582,13 @@ async function main(): Promise<void> {
     await stop();
   }
 }
-
-main().catch((error: unknown) => {
-  console.error(
-    `retrieve bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-  );
-  process.exit(1);
-});
+// Exits when done: fetch's pooled keep-alive sockets to the peers and the gateway would hold it.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(
+      `retrieve bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    process.exit(1);
+  },
+);
