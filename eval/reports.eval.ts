@@ -23,7 +23,7 @@ import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { freshIp, signIn, upload, waitForStatus, type Session } from '../test/support/client.js';
 import { chat } from '../test/support/chat.js';
 import { mean } from './metrics.js';
-import { ROOT, git, inPool, retrieveFolder } from './support.js';
+import { ROOT, compareRetrievalPaths, git, inPool, retrieveFolder } from './support.js';
 import {
   QuestionsFile,
   answerLead,
@@ -421,6 +421,23 @@ async function main(): Promise<void> {
       };
     });
 
+    // The in-memory folder index (ADR 135) against the SQL legs it replaced, on these reports.
+    const answerable = questions.filter((q) => reportOf.has(q.file));
+    const paths = await compareRetrievalPaths(
+      system,
+      (['keyword', 'vector', 'hybrid'] as const).flatMap((legs) =>
+        answerable.map((q) => ({
+          label: `${legs} ${q.id}`,
+          run: () => retrieveFolder(nats!, reportOf.get(q.file)!, q.question, 50, legs),
+        })),
+      ),
+    );
+    console.log(
+      `in-memory index vs SQL legs: ${paths.identical} of ${paths.retrievals} retrievals identical (top 50); ` +
+        `largest BM25 score difference ${paths.max_bm25_score_diff.toExponential(1)}, distance ${paths.max_vector_dist_diff.toExponential(1)}` +
+        (paths.first_difference ? `; first difference: ${paths.first_difference}` : ''),
+    );
+
     const names = Object.keys(perQuestion[0]!.runs);
     const table = Object.fromEntries(
       names.map((name) => {
@@ -507,6 +524,7 @@ async function main(): Promise<void> {
         chat_states_fact_first: CHAT ? chatFirstN : null,
         chat_states_fact_first_cited: CHAT ? chatCitedN : null,
       },
+      in_memory_vs_sql_legs: paths,
       targets: {
         system_hit_at_6_ge_28_of_30: sys.hit_at_6 / n >= 28 / 30,
         system_above_baseline:

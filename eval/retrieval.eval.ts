@@ -15,7 +15,7 @@ import { type RetrieveOptions } from '@reports/contracts';
 import { startSystem, type RunningSystem } from '../test/support/system.js';
 import { signIn, upload, waitForStatus } from '../test/support/client.js';
 import { firstPerDocument, mean, ndcgAt, recallAt, type Qrels } from './metrics.js';
-import { ROOT, git, inPool, retrieveFolder } from './support.js';
+import { ROOT, compareRetrievalPaths, git, inPool, retrieveFolder } from './support.js';
 
 const DATASET = process.env.EVAL_DATASET ?? path.join(ROOT, '../shared/eval/cranfield');
 const RESULTS = path.join(ROOT, 'bench/results');
@@ -243,6 +243,24 @@ async function main(): Promise<void> {
         `${name}: ${queries.length} queries in ${((Date.now() - t) / 1000).toFixed(1)} s`,
       );
     }
+    // The in-memory folder index (ADR 135) against the SQL legs it replaced, on this corpus.
+    const paths = await compareRetrievalPaths(system, [
+      ...(['keyword', 'vector', 'hybrid'] as const).flatMap((legs) =>
+        queries.map((q) => ({
+          label: `${legs} ${q.id}`,
+          run: () => retrieveFolder(nats!, reportId, q.text, DEPTH, legs),
+        })),
+      ),
+      ...queries.map((q) => ({
+        label: `multi_hybrid ${q.id}`,
+        run: () => retrieveFolder(nats!, parts, q.text, DEPTH, 'hybrid', 1),
+      })),
+    ]);
+    console.log(
+      `in-memory index vs SQL legs: ${paths.identical} of ${paths.retrievals} retrievals identical (top ${DEPTH}); ` +
+        `largest BM25 score difference ${paths.max_bm25_score_diff.toExponential(1)}, distance ${paths.max_vector_dist_diff.toExponential(1)}` +
+        (paths.first_difference ? `; first difference: ${paths.first_difference}` : ''),
+    );
     const table = Object.fromEntries(
       Object.entries(runs).map(([name, ranked]) => [
         name,
@@ -319,6 +337,7 @@ async function main(): Promise<void> {
       },
       metrics: table,
       targets,
+      in_memory_vs_sql_legs: paths,
       ingest_s: ingestS,
       total_run_s: (Date.now() - started) / 1000,
     };

@@ -6,6 +6,7 @@ import { LocalEmbedder } from '@reports/providers';
 import { PostgresKeywordIndex, vectorSearch, type SearchScope } from '@reports/search';
 import { createTestDatabase, sampleReportSpec, type TestDatabase } from '@reports/test-support';
 import { FolderIndexCache, queryState } from '../src/memory/cache.js';
+import { calibrate } from '../src/memory/arithmetic.js';
 import { keywordSearch, vectorSearch as vectorSearchInMemory } from '../src/memory/legs.js';
 import { candidateDepth, retrieve, type RetrievalDeps } from '../src/retrieve/retrieve.js';
 
@@ -187,6 +188,13 @@ async function expectSameLegs(cache: FolderIndexCache, scope: SearchScope): Prom
         vectorMem.map((h) => [h.chunk_id, h.rank]),
         query,
       ).toEqual(vectorSql.map((h) => [h.chunk_id, h.rank]));
+      // With pgvector's arithmetic recognised, distances are the server's bit for bit.
+      if (held[0]!.arithmetic === 'float32x8') {
+        expect(
+          vectorMem.map((h) => h.distance),
+          query,
+        ).toEqual(vectorSql.map((h) => h.distance));
+      }
       vectorMem.forEach((h, i) =>
         expect(Math.abs(h.distance - vectorSql[i]!.distance), query).toBeLessThan(1e-6),
       );
@@ -217,6 +225,8 @@ describe('the in-memory legs', () => {
     const cache = new FolderIndexCache(db.pool, 512 * 1024 * 1024, logger);
     const compared = await expectSameLegs(cache, { reportIds: [folders[0]!], chunkIds: null });
     expect(compared).toBeGreaterThan(QUERIES.length * 20);
+    // This machine's Postgres sums as pgvector's AVX build does: the arithmetic is recognised.
+    expect(await calibrate(db.pool)).toBe('float32x8');
   });
 
   it('do so over several folders (statistics of their union) and a set of chunks', async () => {

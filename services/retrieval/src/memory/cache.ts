@@ -9,6 +9,7 @@ import {
 } from '@reports/platform';
 import type { QueryLexeme } from './legs.js';
 import { loadSnapshot, type FolderSnapshot } from './snapshot.js';
+import { calibrate, type VectorArithmetic } from './arithmetic.js';
 
 /**
  * What a query needs to know before it reads memory, in one round trip: the current version of
@@ -66,6 +67,8 @@ export class FolderIndexCache {
   /** Folders found too large, with the version measured: SQL until they change. */
   private readonly oversize = new Map<string, bigint>();
   private bytes = 0;
+  /** pgvector's arithmetic on this server, found once (arithmetic.ts). */
+  private arithmetic: Promise<VectorArithmetic> | null = null;
 
   constructor(
     private readonly pool: Pool,
@@ -107,7 +110,22 @@ export class FolderIndexCache {
   }
 
   private async load(reportId: string): Promise<FolderSnapshot> {
-    const snapshot = await loadSnapshot(this.pool, reportId);
+    this.arithmetic ??= calibrate(this.pool).then((found) => {
+      if (found !== 'float32x8')
+        this.logger.warn(
+          { arithmetic: found },
+          "pgvector's distance arithmetic not recognised: in-memory distances agree to about 1e-7, near-ties may order differently",
+        );
+      return found;
+    });
+    let arithmetic: VectorArithmetic;
+    try {
+      arithmetic = await this.arithmetic;
+    } catch (error) {
+      this.arithmetic = null;
+      throw error;
+    }
+    const snapshot = await loadSnapshot(this.pool, reportId, arithmetic);
     folderIndexWarmSeconds.observe(snapshot.loadMs / 1000);
     this.install(snapshot);
     this.logger.debug(

@@ -1,5 +1,6 @@
 import { BM25_B, BM25_K1, type KeywordHit, type VectorHit } from '@reports/search';
 import type { FolderSnapshot } from './snapshot.js';
+import { cosineDistance, dotOf, reduceLanes } from './arithmetic.js';
 
 /**
  * The two legs over folders held in memory, computing what `BM25_SQL` and `VECTOR_SQL` compute
@@ -172,33 +173,66 @@ export function vectorSearch(
   allowed: ReadonlySet<string> | null,
 ): VectorHit[] {
   // The query is cast to `vector`, whose components are float4.
-  const q = Float64Array.from(query, (x) => Math.fround(x));
-  let qNorm = 0;
-  for (let j = 0; j < q.length; j++) qNorm += q[j]! * q[j]!;
+  const q = Float32Array.from(query);
   const ids: string[] = [];
   const distances: number[] = [];
   for (const f of folders) {
     const rows = f.vectorChunk.length;
     if (rows === 0) continue;
     if (f.dim !== q.length) throw new Error(`different vector dimensions ${f.dim} and ${q.length}`);
-    // Column by column, skipping the query's zero components (they add exactly nothing): a
-    // sparse query, as the local embedder's are, reads a small part of the folder.
-    const dots = new Float64Array(rows);
-    for (let j = 0; j < f.dim; j++) {
-      const qj = q[j]!;
-      if (qj === 0) continue;
-      const base = j * rows;
-      for (let v = 0; v < rows; v++) dots[v] = dots[v]! + qj * f.columns[base + v]!;
-    }
+    const qNorm = dotOf(
+      f.arithmetic,
+      q.length,
+      (i) => q[i]!,
+      (i) => q[i]!,
+    );
+    const dots = f.arithmetic === 'float32x8' ? dotsFloat32x8(f, q) : dotsFloat64(f, q);
     for (let v = 0; v < rows; v++) {
       const id = f.ids[f.vectorChunk[v]!]!;
       if (allowed && !allowed.has(id)) continue;
-      const similarity = dots[v]! / Math.sqrt(f.norms[v]! * qNorm);
-      const distance = Number.isNaN(similarity) ? NaN : 1 - Math.min(Math.max(similarity, -1), 1);
       ids.push(id);
-      distances.push(distance);
+      distances.push(cosineDistance(dots[v]!, f.norms[v]!, qNorm));
     }
   }
   const best = selectFirst(ids.length, limit, nearerThan(distances, ids));
   return best.map((i, r) => ({ chunk_id: ids[i]!, rank: r + 1, distance: distances[i]! }));
+}
+
+/**
+ * Dot products with every vector of the folder, column by column, skipping the query's zero
+ * components (they add exactly nothing in either arithmetic): a sparse query, as the local
+ * embedder's are, reads a small part of the folder.
+ */
+function dotsFloat64(f: FolderSnapshot, q: Float32Array): Float64Array {
+  const rows = f.vectorChunk.length;
+  const dots = new Float64Array(rows);
+  for (let j = 0; j < f.dim; j++) {
+    const qj = q[j]!;
+    if (qj === 0) continue;
+    const base = j * rows;
+    for (let v = 0; v < rows; v++) dots[v] = dots[v]! + qj * f.columns[base + v]!;
+  }
+  return dots;
+}
+
+/** As `dotsFloat64`, in pgvector's eight float32 lanes (see arithmetic.ts). */
+function dotsFloat32x8(f: FolderSnapshot, q: Float32Array): Float64Array {
+  const rows = f.vectorChunk.length;
+  // Lane l of vector v at lanes[v * 8 + l]; a Float32Array store rounds each step to float32.
+  const lanes = new Float32Array(rows * 8);
+  for (let j = 0; j < f.dim; j++) {
+    const qj = q[j]!;
+    if (qj === 0) continue;
+    const base = j * rows;
+    const lane = j & 7;
+    for (let v = 0; v < rows; v++) {
+      const k = v * 8 + lane;
+      lanes[k] = lanes[k]! + qj * f.columns[base + v]!;
+    }
+  }
+  const dots = new Float64Array(rows);
+  for (let v = 0; v < rows; v++) {
+    dots[v] = reduceLanes(lanes.subarray(v * 8, v * 8 + 8));
+  }
+  return dots;
 }

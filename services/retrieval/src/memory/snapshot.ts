@@ -1,5 +1,6 @@
 import type { Pool } from '@reports/platform';
 import { CHUNK_COLUMNS, type ChunkRow } from '../retrieve/chunks.js';
+import { arithmeticFor, dotOf, type VectorArithmetic } from './arithmetic.js';
 
 /**
  * One report folder as the in-memory legs read it (docs/adr/135-folder-index-in-memory.md):
@@ -34,6 +35,8 @@ export interface FolderSnapshot {
   vectorChunk: Uint32Array;
   columns: Float32Array;
   norms: Float64Array;
+  /** How distances are summed so they equal the server's (norms were summed so too). */
+  arithmetic: VectorArithmetic;
   /** Approximate memory held, for the cache's budget. */
   bytes: number;
   /** Time to copy the folder out of Postgres and build the arrays. */
@@ -69,21 +72,35 @@ interface ChunkRecord extends ChunkRow {
 
 /**
  * Reads pgvector's binary form (int16 dimensions, int16 unused, big-endian float4s) into
- * column `v` of `columns`; returns the squared norm, summed in float64.
+ * column `v` of `columns`; returns the squared norm, summed as `arithmetic` sums.
  */
-function readVector(buf: Buffer, columns: Float32Array, rows: number, v: number): number {
+function readVector(
+  buf: Buffer,
+  columns: Float32Array,
+  rows: number,
+  v: number,
+  arithmetic: VectorArithmetic,
+): number {
   const dim = buf.readInt16BE(0);
-  let norm = 0;
+  const row = new Float32Array(dim);
   for (let j = 0; j < dim; j++) {
-    const x = buf.readFloatBE(4 + 4 * j);
-    columns[j * rows + v] = x;
-    norm += x * x;
+    row[j] = buf.readFloatBE(4 + 4 * j);
+    columns[j * rows + v] = row[j]!;
   }
-  return norm;
+  return dotOf(
+    arithmetic,
+    dim,
+    (i) => row[i]!,
+    (i) => row[i]!,
+  );
 }
 
 /** Copies one folder out of Postgres, consistent with one commit. */
-export async function loadSnapshot(pool: Pool, reportId: string): Promise<FolderSnapshot> {
+export async function loadSnapshot(
+  pool: Pool,
+  reportId: string,
+  arithmetic: VectorArithmetic = 'float64',
+): Promise<FolderSnapshot> {
   const started = performance.now();
   const client = await pool.connect();
   try {
@@ -102,6 +119,7 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
     const rows: ChunkRow[] = new Array<ChunkRow>(n);
     const dl = new Float64Array(n);
     const dim = chunks.rows.find((r) => r.vec !== null)?.vec?.readInt16BE(0) ?? 0;
+    const sums = arithmeticFor(arithmetic, dim);
     // Vectors of another dimension (a half-done change of model) are left out, as the SQL leg
     // would fail on them.
     const embedded = chunks.rows.filter((r) => r.vec !== null && r.vec.readInt16BE(0) === dim);
@@ -118,7 +136,7 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
       textBytes += row.content.length * 2 + 400;
       if (vec && vec.readInt16BE(0) === dim) {
         vectorChunk[v] = i;
-        norms[v] = readVector(vec, columns, embedded.length, v);
+        norms[v] = readVector(vec, columns, embedded.length, v, sums);
         v += 1;
       }
     });
@@ -157,6 +175,7 @@ export async function loadSnapshot(pool: Pool, reportId: string): Promise<Folder
       vectorChunk,
       columns,
       norms,
+      arithmetic: sums,
       bytes:
         textBytes +
         dl.byteLength +
