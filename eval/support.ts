@@ -87,8 +87,11 @@ export async function compareRetrievalPaths(
   ask: ReadonlyArray<{ label: string; run: () => Promise<RetrievedChunk[]> }>,
 ): Promise<PathComparison> {
   const memory = await inPool([...ask], 4, (a) => a.run());
+  // `start` adds a process: the running one must go first, or both would answer.
+  await system.kill('retrieval', 'SIGTERM');
   await system.start('retrieval', { RETRIEVAL_MEMORY_BUDGET_MB: '0' });
   const sql = await inPool([...ask], 4, (a) => a.run());
+  await system.kill('retrieval', 'SIGTERM');
   await system.start('retrieval');
   const result: PathComparison = {
     retrievals: ask.length,
