@@ -19,7 +19,7 @@ import pgvector from 'pgvector';
 import { createPool, createLogger } from '@reports/platform';
 import { LocalEmbedder } from '@reports/providers';
 import { BM25_SQL, VECTOR_SQL } from '@reports/search';
-import { reciprocalRankFusion } from '../../services/retrieval/src/fusion/rrf.js';
+import { reciprocalRankFusion, type LegHit } from '../../services/retrieval/src/fusion/rrf.js';
 import { loadSnapshot } from '../../services/retrieval/src/memory/snapshot.js';
 import { keywordSearch, vectorSearch } from '../../services/retrieval/src/memory/legs.js';
 import { candidateDepth } from '../../services/retrieval/src/retrieve/retrieve.js';
@@ -52,34 +52,49 @@ function words(text: string): Array<{ lexeme: string; qtf: number }> {
     .map(([lexeme, qtf]) => ({ lexeme, qtf }));
 }
 
+type Legs = (
+  query: string,
+  vector: number[],
+  depth: number,
+) => Promise<[LegHit[], LegHit[]]> | [LegHit[], LegHit[]];
+
+/** Embeds the query, runs both legs `depth` deep, fuses them by RRF and keeps the top k. */
+function fused(content: Map<string, string>, legs: Legs): Search {
+  return async (query, topK) => {
+    const depth = candidateDepth(topK);
+    const [vector] = await embedder.embed([query]);
+    const [keyword, nearest] = await legs(query, vector!, depth);
+    return reciprocalRankFusion(keyword, nearest)
+      .slice(0, topK)
+      .map((f) => ({ id: f.chunk_id, content: content.get(f.chunk_id)! }));
+  };
+}
+
 async function sqlPeer(): Promise<Search> {
   const { rows } = await pool.query<{ id: string; content: string }>(
     'SELECT id::text, content FROM chunks WHERE report_id = $1',
     [reportId],
   );
   const content = new Map(rows.map((r) => [r.id, r.content]));
-  return async (query, topK) => {
-    const depth = candidateDepth(topK);
-    const [vector] = await embedder.embed([query]);
+  return fused(content, async (query, vector, depth) => {
     const [keyword, nearest] = await Promise.all([
       pool.query<{ chunk_id: string; score: number }>(BM25_SQL, [[reportId], query, depth, null]),
       pool.query<{ chunk_id: string; distance: number }>(VECTOR_SQL, [
         [reportId],
-        pgvector.toSql(vector!),
+        pgvector.toSql(vector),
         depth,
         null,
       ]),
     ]);
-    const fused = reciprocalRankFusion(
+    return [
       keyword.rows.map((r, i) => ({ chunk_id: r.chunk_id, rank: i + 1, score: Number(r.score) })),
       nearest.rows.map((r, i) => ({
         chunk_id: r.chunk_id,
         rank: i + 1,
         score: Number(r.distance),
       })),
-    );
-    return fused.slice(0, topK).map((f) => ({ id: f.chunk_id, content: content.get(f.chunk_id)! }));
-  };
+    ];
+  });
 }
 
 /**
@@ -113,34 +128,24 @@ async function memoryPeer(): Promise<Search> {
       .slice(0, depth)
       .map((h, i) => ({ chunk_id: h.chunk_id, rank: i + 1, score: h.distance }));
   };
-  return async (query, topK) => {
-    const depth = candidateDepth(topK);
-    const [vector] = await embedder.embed([query]);
-    const fused = reciprocalRankFusion(
-      keywordSearch([snapshot], words(query), depth, null),
-      nearest(vector!, depth),
-    );
-    return fused.slice(0, topK).map((f) => ({ id: f.chunk_id, content: content.get(f.chunk_id)! }));
-  };
+  return fused(content, (query, vector, depth) => [
+    keywordSearch([snapshot], words(query), depth, null),
+    nearest(vector, depth),
+  ]);
 }
 
 /** The project's own in-memory legs (sparse-aware vector scan), in process: no gateway or NATS. */
 async function projectLegsPeer(): Promise<Search> {
   const snapshot = await loadSnapshot(pool, reportId!);
   const content = new Map(snapshot.rows.map((r) => [r.id, r.content]));
-  return async (query, topK) => {
-    const depth = candidateDepth(topK);
-    const [vector] = await embedder.embed([query]);
-    const fused = reciprocalRankFusion(
-      keywordSearch([snapshot], words(query), depth, null),
-      vectorSearch([snapshot], vector!, depth, null).map((h) => ({
-        chunk_id: h.chunk_id,
-        rank: h.rank,
-        score: h.distance,
-      })),
-    );
-    return fused.slice(0, topK).map((f) => ({ id: f.chunk_id, content: content.get(f.chunk_id)! }));
-  };
+  return fused(content, (query, vector, depth) => [
+    keywordSearch([snapshot], words(query), depth, null),
+    vectorSearch([snapshot], vector, depth, null).map((h) => ({
+      chunk_id: h.chunk_id,
+      rank: h.rank,
+      score: h.distance,
+    })),
+  ]);
 }
 
 let lanceDir: string | null = null;

@@ -49,6 +49,17 @@ export function cosineDistance(dot: number, normA: number, normB: number): numbe
   return Number.isNaN(similarity) ? NaN : 1 - Math.min(Math.max(similarity, -1), 1);
 }
 
+/** pgvector's `x <=> y` summed in `arithmetic`. */
+function distanceOf(arithmetic: VectorArithmetic, x: number[], y: number[]): number {
+  const n = x.length;
+  const at = (v: number[]) => (i: number) => v[i]!;
+  return cosineDistance(
+    dotOf(arithmetic, n, at(x), at(y)),
+    dotOf(arithmetic, n, at(x), at(x)),
+    dotOf(arithmetic, n, at(y), at(y)),
+  );
+}
+
 /** Deterministic pseudo-random vectors for the calibration. */
 function probeVectors(count: number, dim: number): number[][] {
   let seed = 12345;
@@ -74,29 +85,7 @@ export async function calibrate(pool: Pool): Promise<VectorArithmetic> {
         [a.map((v) => `[${v.join(',')}]`), b.map((v) => `[${v.join(',')}]`)],
       );
       rows.forEach((row, k) => {
-        const x = a[k]!;
-        const y = b[k]!;
-        const mine = cosineDistance(
-          dotOf(
-            arithmetic,
-            dim,
-            (i) => x[i]!,
-            (i) => y[i]!,
-          ),
-          dotOf(
-            arithmetic,
-            dim,
-            (i) => x[i]!,
-            (i) => x[i]!,
-          ),
-          dotOf(
-            arithmetic,
-            dim,
-            (i) => y[i]!,
-            (i) => y[i]!,
-          ),
-        );
-        if (mine !== Number(row.d)) all = false;
+        if (distanceOf(arithmetic, a[k]!, b[k]!) !== Number(row.d)) all = false;
       });
     }
     if (all) return arithmetic;

@@ -178,12 +178,4 @@ export class FolderIndexCache {
     folderIndexBytes.set(this.bytes);
     folderIndexFolders.set(this.folders.size);
   }
-
-  /** Forgets everything (tests, shutdown). */
-  clear(): void {
-    this.folders.clear();
-    this.oversize.clear();
-    this.bytes = 0;
-    this.report();
-  }
 }

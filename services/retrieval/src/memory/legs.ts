@@ -5,8 +5,8 @@ import { cosineDistance, dotOf, reduceLanes } from './arithmetic.js';
 /**
  * The two legs over folders held in memory, computing what `BM25_SQL` and `VECTOR_SQL` compute
  * (docs/adr/135-folder-index-in-memory.md): the same candidates in the same order, the same
- * scores (BM25 to the last bits of float8 arithmetic; cosine distance computed exactly from the
- * float4 components, where pgvector sums in float4: they agree to about 1e-7).
+ * scores (BM25 to the last bits of float8 arithmetic; cosine distances summed as the server's
+ * pgvector sums them, see arithmetic.ts).
  */
 
 /** A query word as Postgres tokenises it: lexeme of `to_tsvector('simple', unaccent(q))`, its count. */
@@ -16,7 +16,7 @@ export interface QueryLexeme {
 }
 
 /** Compares two strings by code point, which is the byte order of their UTF-8 ("C" collation). */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -206,3 +206,21 @@ export function rowOf(snapshot: FolderSnapshot, id: string): ChunkRow | undefine
   }
   return snapshot.ids[lo] === id ? snapshot.rows[lo] : undefined;
 }
+
+/** The rows of the given chunks that `snapshots` hold. */
+export function rowsOf(
+  snapshots: readonly FolderSnapshot[],
+  ids: readonly string[],
+): Map<string, ChunkRow> {
+  const rows = new Map<string, ChunkRow>();
+  for (const id of ids) {
+    for (const s of snapshots) {
+      const row = rowOf(s, id);
+      if (row) {
+        rows.set(id, row);
+        break;
+      }
+    }
+  }
+  return rows;
+}

@@ -32,7 +32,7 @@ import {
 import { insertRetrievalLog } from '../log/retrievalLog.js';
 import { queryState, type FolderIndexCache, type QueryState } from '../memory/cache.js';
 import { keywordSearch, vectorSearch as vectorSearchInMemory } from '../memory/legs.js';
-import { rowOf, type FolderSnapshot } from '../memory/snapshot.js';
+import { rowsOf, type FolderSnapshot } from '../memory/snapshot.js';
 
 /** The adapters retrieval uses; main.ts builds the real ones, tests point them at test resources. */
 export interface RetrievalDeps {
@@ -211,8 +211,7 @@ interface LegResults {
  * changed), or null when one of them does not fit the memory budget (then SQL).
  */
 async function searchLegsInMemory(
-  cache: FolderIndexCache,
-  deps: RetrievalDeps,
+  deps: RetrievalDeps & { folderIndex: FolderIndexCache },
   scope: SearchScope,
   query: string,
   vector: number[] | null,
@@ -222,7 +221,7 @@ async function searchLegsInMemory(
 ): Promise<LegResults | null> {
   const state = known ?? (await queryState(deps.pool, scope.reportIds, query));
   const found = await Promise.all(
-    scope.reportIds.map((id) => cache.get(id, state.versions.get(id) ?? 0n)),
+    scope.reportIds.map((id) => deps.folderIndex.get(id, state.versions.get(id) ?? 0n)),
   );
   if (found.some((f) => f === null)) return null;
   const snapshots = found as FolderSnapshot[];
@@ -248,16 +247,7 @@ async function searchLegs(
   state?: QueryState,
 ): Promise<LegResults> {
   if (inMemory(deps)) {
-    const found = await searchLegsInMemory(
-      deps.folderIndex,
-      deps,
-      scope,
-      query,
-      vector,
-      useKeyword,
-      depth,
-      state,
-    );
+    const found = await searchLegsInMemory(deps, scope, query, vector, useKeyword, depth, state);
     if (found) return found;
   }
   let keywordMs = 0;
@@ -283,24 +273,6 @@ async function searchLegs(
   return { keywordHits, vectorHits, keywordMs, vectorMs, snapshots: null };
 }
 
-/** The rows of the given chunks, from the folders in memory. */
-function rowsFromSnapshots(
-  snapshots: readonly FolderSnapshot[],
-  ids: readonly string[],
-): Map<string, ChunkRow> {
-  const rows = new Map<string, ChunkRow>();
-  for (const id of ids) {
-    for (const s of snapshots) {
-      const row = rowOf(s, id);
-      if (row) {
-        rows.set(id, row);
-        break;
-      }
-    }
-  }
-  return rows;
-}
-
 /** Step 3 (cont.), RRF over both legs (outer join, k = 60) and the fused chunks' rows. */
 async function fuseCandidates(
   deps: RetrievalDeps,
@@ -315,7 +287,7 @@ async function fuseCandidates(
   );
   const ids = fused.map((f) => f.chunk_id);
   const rows = legs.snapshots
-    ? rowsFromSnapshots(legs.snapshots, ids)
+    ? rowsOf(legs.snapshots, ids)
     : await loadChunks(deps.pool, reportIds, ids);
   const ordered: Ordered[] = fused
     .filter((f) => rows.has(f.chunk_id))
