@@ -297,7 +297,9 @@ function installPeers(): void {
   const dir = path.join(ROOT, 'bench/peers');
   if (existsSync(path.join(dir, 'node_modules/@lancedb/lancedb/package.json'))) return;
   console.log('installing the bench-only peers (bench/peers: LanceDB)');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+  // `npm install` from the lock, not `npm ci`: npm 11's ci refuses a lock without an entry for
+  // every platform's optional LanceDB binary, and a registry mirror may serve only this platform's.
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
     stdio: 'inherit',
   });

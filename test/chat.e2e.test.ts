@@ -3,6 +3,7 @@ import type { ChatMessageList, Conversation, ModelList } from '@reports/contract
 import {
   buildHtml,
   buildPdf,
+  rowsOnceWritten,
   startFakeChatModel,
   type FakeChatModel,
   type RecordedRequest,
@@ -188,9 +189,11 @@ describe('POST /chat', () => {
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(sent[1]!.content).toBe('Tell me about the heating');
     expect(sent[3]!.content).toBe('When was it serviced?');
-    const { rows } = await system.db.pool.query('SELECT query FROM retrieval_logs WHERE id = $1', [
-      next.start!.retrieval_log_id,
-    ]);
+    const rows = await rowsOnceWritten(
+      system.db.pool,
+      'SELECT query FROM retrieval_logs WHERE id = $1',
+      [next.start!.retrieval_log_id],
+    );
     expect(rows[0]?.query).toBe(REWRITTEN);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetrieveResponse } from '@reports/contracts';
-import { buildHtml, type ReportSpec } from '@reports/test-support';
+import { buildHtml, rowsOnceWritten, type ReportSpec } from '@reports/test-support';
 import { startSystem, type RunningSystem } from './support/system.js';
 import { freshIp, getJson, signIn, upload, waitForStatus, type Session } from './support/client.js';
 
@@ -89,7 +89,8 @@ describe('retrieval through the running system', () => {
       used_hyde: false,
       reranked: false,
     });
-    const { rows } = await system.db.pool.query(
+    const rows = await rowsOnceWritten(
+      system.db.pool,
       'SELECT report_id FROM retrieval_logs WHERE id = $1',
       [body.retrieval_log_id],
     );

@@ -99,3 +99,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * The rows of a query that may still be written: retrieval log rows are written behind the
+ * reply (docs/adr/136-retrieval-log-written-behind.md). Asks again every 20 ms until some row
+ * comes back; throws after `timeoutMs`.
+ */
+export async function rowsOnceWritten<T extends Record<string, unknown>>(
+  pool: Pool,
+  sql: string,
+  params: unknown[],
+  timeoutMs = 5000,
+): Promise<T[]> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<T>(sql, params);
+    if (rows.length > 0) return rows;
+    if (performance.now() > deadline) {
+      throw new Error(`no row within ${timeoutMs} ms: ${sql}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

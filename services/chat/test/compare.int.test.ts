@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCaller } from '@reports/contracts';
+import { rowsOnceWritten } from '@reports/test-support';
 import {
   runTurn,
   seedCaller,
@@ -60,7 +61,8 @@ describe('a compare turn over reports too long for their full text', () => {
     expect(system).toContain('title="Survey of 12 Elm Road: ');
     expect(system).toContain('title="Survey of 14 Elm Road: ');
     expect(system).toContain('concrete tiles in good order');
-    const { rows } = await chat.db.pool.query<{ scope_type: string }>(
+    const rows = await rowsOnceWritten<{ scope_type: string }>(
+      chat.db.pool,
       'SELECT scope_type FROM retrieval_logs WHERE id = $1',
       [turn.start!.retrieval_log_id],
     );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AssistantMeta, ChatOps, type ChatCaller } from '@reports/contracts';
+import { rowsOnceWritten } from '@reports/test-support';
 import { REWRITE_SYSTEM } from '../src/prompt/rewrite.js';
 import {
   CANARY,
@@ -207,9 +208,11 @@ describe('history and the standalone query', () => {
     expect(prompt).toContain(`Assistant: ${ANSWER}`);
     expect(prompt).toContain('Last question: Is it serviced every year?');
     expect(follow.start!.rewritten_query).toBe(REWRITTEN);
-    const { rows } = await chat.db.pool.query('SELECT query FROM retrieval_logs WHERE id = $1', [
-      follow.start!.retrieval_log_id,
-    ]);
+    const rows = await rowsOnceWritten(
+      chat.db.pool,
+      'SELECT query FROM retrieval_logs WHERE id = $1',
+      [follow.start!.retrieval_log_id],
+    );
     expect(rows[0]?.query).toBe(REWRITTEN);
     const meta = (await storedAnswer(follow.end!.message_id))!.meta;
     expect(meta.rewritten_query).toBe(REWRITTEN);

@@ -4,13 +4,16 @@ import { keywordIndexFor } from '@reports/search';
 import { startRetrievalEndpoint } from './service/endpoint.js';
 import type { RetrievalDeps } from './retrieve/retrieve.js';
 import { FolderIndexCache } from './memory/cache.js';
+import { RetrievalLogWriter } from './log/retrievalLog.js';
 
 /** The real adapters from the configuration. */
 export function retrievalDeps(
-  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool'>,
-): RetrievalDeps {
+  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool'> & Partial<Pick<ServiceRuntime, 'clock'>>,
+): RetrievalDeps & { retrievalLog: RetrievalLogWriter } {
   return {
     pool: rt.pool,
+    retrievalLog: new RetrievalLogWriter(rt.pool, rt.logger),
+    ...(rt.clock ? { clock: rt.clock } : {}),
     keywordIndex: keywordIndexFor(rt.config, rt.pool),
     embedder: embedderFor(rt.config),
     reranker: rerankerFor(rt.config),
@@ -29,8 +32,9 @@ export function retrievalDeps(
 }
 
 export async function startRetrieval(
-  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats'>,
-  deps: RetrievalDeps = retrievalDeps(rt),
+  rt: Pick<ServiceRuntime, 'config' | 'logger' | 'pool' | 'nats'> &
+    Partial<Pick<ServiceRuntime, 'clock'>>,
+  deps: RetrievalDeps & { retrievalLog: RetrievalLogWriter } = retrievalDeps(rt),
 ): Promise<() => Promise<void>> {
   await deps.keywordIndex.ensureReady();
   const service = await startRetrievalEndpoint(rt.nats.nc, deps);
@@ -45,5 +49,7 @@ export async function startRetrieval(
   );
   return async () => {
     await service.stop();
+    // Before the pool closes: the rows of the requests just answered.
+    await deps.retrievalLog.close();
   };
 }

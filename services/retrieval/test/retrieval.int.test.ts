@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type RetrieveRequest, type RetrieveResponse } from '@reports/contracts';
-import { connectNats, createLogger, retrievalClient, type Nats } from '@reports/platform';
+import {
+  connectNats,
+  createLogger,
+  metricsText,
+  retrievalClient,
+  type Nats,
+} from '@reports/platform';
 import {
   CohereReranker,
   LocalEmbedder,
@@ -15,9 +21,10 @@ import {
   type TestDatabase,
   type TestNatsServer,
 } from '@reports/test-support';
-import { startFakeServer, type FakeServer } from '@reports/test-support';
+import { rowsOnceWritten, startFakeServer, type FakeServer } from '@reports/test-support';
 import { startRetrievalEndpoint } from '../src/service/endpoint.js';
 import type { RetrievalDeps } from '../src/retrieve/retrieve.js';
+import { RetrievalLogWriter } from '../src/log/retrievalLog.js';
 
 // The retrieval service as production runs it (NATS services endpoint, real Postgres with the
 // migrations, the real keyword index and local embedder); remote models are local servers
@@ -28,6 +35,7 @@ let db: TestDatabase;
 let natsServer: TestNatsServer;
 let nats: Nats;
 let models: FakeServer;
+let retrievalLog: RetrievalLogWriter;
 const logger = createLogger('retrieval-test', 'silent');
 const embedder = new LocalEmbedder();
 const tenantA = randomUUID();
@@ -101,6 +109,7 @@ function deps(overrides: Partial<RetrievalDeps> = {}): RetrievalDeps {
     reranker: null,
     generator: null,
     logger,
+    retrievalLog,
     ...overrides,
   };
 }
@@ -130,6 +139,7 @@ const names = (res: RetrieveResponse) => res.chunks.map((c) => c.section_name);
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  retrievalLog = new RetrievalLogWriter(db.pool, logger);
   natsServer = await startNatsServer();
   nats = await connectNats(natsServer.url, 'retrieval-test');
   models = await startFakeServer([
@@ -204,6 +214,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await retrievalLog?.close();
   await nats?.nc.close();
   await natsServer?.stop();
   await models?.close();
@@ -245,7 +256,8 @@ describe('the retrieve endpoint', () => {
 
   it('writes one retrieval log row per query, under the returned id', async () => {
     const res = await withEndpoint(deps(), () => ask(asUserA('garden fence', { top_k: 3 })));
-    const { rows } = await db.pool.query(
+    const rows = await rowsOnceWritten(
+      db.pool,
       'SELECT tenant_id, report_id, caller, query, top_k, legs, used_hyde, reranked, keyword_backend, results FROM retrieval_logs WHERE id = $1',
       [res.retrieval_log_id],
     );
@@ -262,7 +274,7 @@ describe('the retrieve endpoint', () => {
       keyword_backend: 'postgres',
     });
     expect(
-      (rows[0].results as Array<{ chunk_id: string; rank: number }>).map((r) => r.chunk_id),
+      (rows[0]!.results as Array<{ chunk_id: string; rank: number }>).map((r) => r.chunk_id),
     ).toEqual(res.chunks.map((c) => c.id));
   });
 
@@ -304,7 +316,8 @@ describe('the retrieve endpoint', () => {
       }),
     );
     expect(names(res)).toEqual(['other-tenant']);
-    const { rows } = await db.pool.query(
+    const rows = await rowsOnceWritten(
+      db.pool,
       'SELECT tenant_id, caller FROM retrieval_logs WHERE id = $1',
       [res.retrieval_log_id],
     );
@@ -496,12 +509,13 @@ describe('rerank', () => {
       expect(res.reranked).toBe(false);
       expect(res.chunks.map((c) => c.id)).toEqual(fused.chunks.map((c) => c.id));
       expect(res.chunks.every((c) => c.rerank_score === null)).toBe(true);
-      const { rows } = await db.pool.query(
+      const rows = await rowsOnceWritten(
+        db.pool,
         'SELECT reranked, rerank_error FROM retrieval_logs WHERE id = $1',
         [res.retrieval_log_id],
       );
-      expect(rows[0].reranked).toBe(false);
-      expect(rows[0].rerank_error).toEqual(expect.any(String));
+      expect(rows[0]!.reranked).toBe(false);
+      expect(rows[0]!.rerank_error).toEqual(expect.any(String));
     },
   );
 });
@@ -518,7 +532,8 @@ describe('HyDE', () => {
       ask(asUserA('roof slates')),
     );
     expect(res.used_hyde).toBe(true);
-    const { rows } = await db.pool.query(
+    const rows = await rowsOnceWritten(
+      db.pool,
       'SELECT used_hyde, hyde_text FROM retrieval_logs WHERE id = $1',
       [res.retrieval_log_id],
     );
@@ -568,11 +583,12 @@ describe('diversity', () => {
     expect(res.chunks.slice(0, 3).map((c) => c.id)).toEqual(
       wider.chunks.slice(0, 3).map((c) => c.id),
     );
-    const { rows } = await db.pool.query(
+    const rows = await rowsOnceWritten(
+      db.pool,
       'SELECT diversity_swaps FROM retrieval_logs WHERE id = $1',
       [res.retrieval_log_id],
     );
-    expect(rows[0].diversity_swaps).toBe(1);
+    expect(rows[0]!.diversity_swaps).toBe(1);
   });
 
   it('leaves a top_k under 4 alone', async () => {
@@ -582,3 +598,122 @@ describe('diversity', () => {
     expect(res.chunks.map((c) => c.source_type)).toEqual(['main', 'main', 'main']);
   });
 });
+
+describe('the retrieval log, written behind the reply', () => {
+  const entry = (query: string) => ({
+    id: randomUUID(),
+    created_at: new Date('2026-01-02T03:04:05.000Z'),
+    tenant_id: tenantA,
+    report_id: reportA,
+    caller: 'user' as const,
+    user_id: null,
+    scope_type: 'folder',
+    query,
+    hyde_text: null,
+    top_k: 6,
+    legs: 'hybrid' as const,
+    keyword_backend: 'postgres',
+    embedding_model: null,
+    used_hyde: false,
+    reranked: false,
+    rerank_error: null,
+    diversity_swaps: 0,
+    keyword_candidates: 0,
+    vector_candidates: 0,
+    hyde_ms: 0,
+    embed_ms: 1,
+    keyword_ms: 1,
+    vector_ms: 1,
+    retrieval_ms: 2,
+    rerank_ms: 0,
+    total_ms: 3,
+    results: [],
+  });
+  const dailyQueries = async (day: string) => {
+    const { rows } = await db.pool.query<{ queries: number }>(
+      'SELECT queries FROM retrieval_log_daily WHERE day = $1 AND tenant_id = $2',
+      [day, tenantA],
+    );
+    return rows[0]?.queries ?? 0;
+  };
+
+  it('writes the rows of concurrent queries, dated when they were asked, and counts them once each', async () => {
+    await retrievalLog.flush();
+    const before = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM retrieval_logs WHERE tenant_id = $1',
+      [tenantA],
+    );
+    const asked = Date.now();
+    const answers = await withEndpoint(deps(), () =>
+      Promise.all(Array.from({ length: 30 }, (_, i) => ask(asUserA(`roof slates ${i}`)))),
+    );
+    await retrievalLog.flush();
+    const { rows } = await db.pool.query<{ id: string; created_at: Date }>(
+      'SELECT id::text, created_at FROM retrieval_logs WHERE id = ANY($1::uuid[])',
+      [answers.map((a) => a.retrieval_log_id)],
+    );
+    expect(rows).toHaveLength(30);
+    for (const row of rows) {
+      expect(row.created_at.getTime()).toBeGreaterThanOrEqual(asked - 1000);
+      expect(row.created_at.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+    const after = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM retrieval_logs WHERE tenant_id = $1',
+      [tenantA],
+    );
+    expect(after.rows[0]!.n - before.rows[0]!.n).toBe(30);
+  });
+
+  it('keeps the rows while Postgres refuses them and writes them once it takes them again', async () => {
+    const writer = new RetrievalLogWriter(db.pool, logger, { delayMs: 5, retryMs: 50 });
+    const day = '2026-01-02';
+    const counted = await dailyQueries(day);
+    // A real refusal: a constraint the rows break, until it is dropped.
+    await db.pool.query(
+      `ALTER TABLE retrieval_logs ADD CONSTRAINT refuse_held CHECK (query <> 'held') NOT VALID`,
+    );
+    try {
+      for (const q of ['held', 'second', 'third']) writer.add(entry(q));
+      await expect(writer.flush()).rejects.toThrow('could not be written');
+      expect(writer.queued).toBe(3);
+    } finally {
+      await db.pool.query('ALTER TABLE retrieval_logs DROP CONSTRAINT refuse_held');
+    }
+    // The writer's own timer tries again: no flush asked.
+    const deadline = Date.now() + 5000;
+    while (writer.queued > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(writer.queued).toBe(0);
+    expect(await dailyQueries(day)).toBe(counted + 3);
+    await writer.close();
+  });
+
+  it('writes what is left when it closes, and counts the rows it has to give up', async () => {
+    const writer = new RetrievalLogWriter(db.pool, logger, { delayMs: 60_000 });
+    const kept = entry('written at close');
+    writer.add(kept);
+    await writer.close();
+    const { rows } = await db.pool.query('SELECT 1 FROM retrieval_logs WHERE id = $1', [kept.id]);
+    expect(rows).toHaveLength(1);
+
+    const droppedBefore = await droppedRows();
+    await db.pool.query(
+      `ALTER TABLE retrieval_logs ADD CONSTRAINT refuse_lost CHECK (query <> 'lost') NOT VALID`,
+    );
+    try {
+      const refusing = new RetrievalLogWriter(db.pool, logger, { delayMs: 60_000 });
+      refusing.add(entry('lost'));
+      refusing.add(entry('lost too'));
+      await refusing.close();
+      expect(refusing.queued).toBe(0);
+    } finally {
+      await db.pool.query('ALTER TABLE retrieval_logs DROP CONSTRAINT refuse_lost');
+    }
+    expect((await droppedRows()) - droppedBefore).toBe(2);
+  });
+});
+
+async function droppedRows(): Promise<number> {
+  const { body } = await metricsText();
+  const line = body.split('\n').find((l) => l.startsWith('retrieval_log_dropped_rows_total '));
+  return Number(line?.split(' ')[1] ?? 0);
+}

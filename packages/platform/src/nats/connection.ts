@@ -30,6 +30,9 @@ export async function connectNats(url: string, name: string): Promise<Nats> {
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // No stack captured at every request for the error it might raise: about a tenth of a
+    // millisecond per request/reply saved; our RPC errors name their operation instead.
+    noAsyncTraces: true,
   });
   trackConnection(nc);
   const jsm = await jetstreamManager(nc);

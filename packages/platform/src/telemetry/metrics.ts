@@ -137,3 +137,21 @@ export const folderIndexEvictions = new Counter({
   help: 'Folders dropped from memory to stay within RETRIEVAL_MEMORY_BUDGET_MB (least recently used first)',
   registers: [metricsRegistry],
 });
+
+/** Retrieval log rows written behind the reply (docs/adr/136-retrieval-log-written-behind.md). */
+export const retrievalLogQueued = new Gauge({
+  name: 'retrieval_log_queued_rows',
+  help: 'Retrieval log rows answered but not yet written to Postgres',
+  registers: [metricsRegistry],
+});
+export const retrievalLogWrites = new Counter({
+  name: 'retrieval_log_writes_total',
+  help: 'Batched inserts of retrieval log rows: ok, or failed (the rows are kept and written later)',
+  labelNames: ['result'] as const,
+  registers: [metricsRegistry],
+});
+export const retrievalLogDropped = new Counter({
+  name: 'retrieval_log_dropped_rows_total',
+  help: 'Retrieval log rows given up: the queue was full while Postgres refused writes, or the process stopped before they could be written',
+  registers: [metricsRegistry],
+});

@@ -16,12 +16,12 @@ export type VectorArithmetic = 'float32x8' | 'float64';
 
 const f32 = Math.fround;
 
-/** Reduces eight float32 lanes as the vectorised loop does. */
-export function reduceLanes(l: ArrayLike<number>): number {
-  const t0 = f32(l[0]! + l[4]!);
-  const t1 = f32(l[1]! + l[5]!);
-  const t2 = f32(l[2]! + l[6]!);
-  const t3 = f32(l[3]! + l[7]!);
+/** Reduces the eight float32 lanes at `l[at..at + 8]` as the vectorised loop does. */
+export function reduceLanes(l: ArrayLike<number>, at = 0): number {
+  const t0 = f32(l[at]! + l[at + 4]!);
+  const t1 = f32(l[at + 1]! + l[at + 5]!);
+  const t2 = f32(l[at + 2]! + l[at + 6]!);
+  const t3 = f32(l[at + 3]! + l[at + 7]!);
   return f32(f32(t0 + t2) + f32(t1 + t3));
 }
 

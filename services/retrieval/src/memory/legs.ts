@@ -232,7 +232,7 @@ function dotsFloat32x8(f: FolderSnapshot, q: Float32Array): Float64Array {
   }
   const dots = new Float64Array(rows);
   for (let v = 0; v < rows; v++) {
-    dots[v] = reduceLanes(lanes.subarray(v * 8, v * 8 + 8));
+    dots[v] = reduceLanes(lanes, v * 8);
   }
   return dots;
 }

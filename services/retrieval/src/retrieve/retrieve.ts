@@ -7,7 +7,7 @@ import {
   type RetrievedChunk,
   type RetrieveResponse,
 } from '@reports/contracts';
-import type { Logger, Pool } from '@reports/platform';
+import { systemClock, type Clock, type Logger, type Pool } from '@reports/platform';
 import type { Embedder, Reranker, TextGenerator } from '@reports/providers';
 import {
   vectorSearch,
@@ -29,7 +29,7 @@ import {
   withSubsections,
   type ChunkRow,
 } from './chunks.js';
-import { insertRetrievalLog } from '../log/retrievalLog.js';
+import type { RetrievalLogWriter } from '../log/retrievalLog.js';
 import { queryState, type FolderIndexCache, type QueryState } from '../memory/cache.js';
 import { keywordSearch, vectorSearch as vectorSearchInMemory } from '../memory/legs.js';
 import { rowsOf, type FolderSnapshot } from '../memory/snapshot.js';
@@ -45,6 +45,10 @@ export interface RetrievalDeps {
   /** Null with the local LLM provider, which writes nothing (no HyDE). */
   generator: TextGenerator | null;
   logger: Logger;
+  /** Where each retrieval's log row goes: written behind the reply (ADR 136). */
+  retrievalLog: Pick<RetrievalLogWriter, 'add'>;
+  /** The log row's time (ADR 125); the system clock when absent. */
+  clock?: Clock;
   /** Keyword-leg weight in the fusion (`RETRIEVAL_KEYWORD_WEIGHT`); 1 is the spec's RRF. */
   keywordWeight?: number;
   /**
@@ -357,13 +361,15 @@ function toChunks(selected: Ordered[], rows: Map<string, ChunkRow>): RetrievedCh
 /**
  * The spec's retrieve flow over one report folder: HyDE for short queries (when a model can
  * write), the query embedding, both legs in parallel, RRF fusion (outer join, k = 60), optional
- * rerank with fallback to the fused order, the diversity rule, one retrieval log row.
+ * rerank with fallback to the fused order, the diversity rule, one retrieval log row (queued:
+ * written within moments of the reply, ADR 136).
  */
 export async function retrieve(
   deps: RetrievalDeps,
   req: ParsedRetrieveRequest,
 ): Promise<RetrieveResponse> {
   const started = performance.now();
+  const askedAt = (deps.clock ?? systemClock).now();
   const scope = await resolveScope(deps, req);
   const { tenantId } = scope;
   // The log row's report: the folder, or the first of a multi-report scope (all are in the log's results).
@@ -408,8 +414,9 @@ export async function retrieve(
   const chunks = toChunks(selected, fused.rows);
 
   const id = randomUUID();
-  await insertRetrievalLog(deps.pool, {
+  deps.retrievalLog.add({
     id,
+    created_at: askedAt,
     tenant_id: tenantId,
     report_id: reportId,
     caller: req.caller.kind,
