@@ -398,6 +398,7 @@ async function main(): Promise<void> {
             ...c,
             content: contentOf.get(c.id) ?? null,
           }));
+          await mkdir(DUMP_CHAT, { recursive: true });
           await writeFile(
             path.join(DUMP_CHAT, `${q.id}.json`),
             JSON.stringify({ question: q.question, answer: answer.text, chunks: used }, null, 1),

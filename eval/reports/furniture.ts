@@ -3,7 +3,8 @@
  * line that is a line running on at least half the pages of its PDF (at least 3), as `pdftotext`
  * reads them — a running header or footer, a letterhead, a sidebar — or a "Page N of M"
  * anywhere. Photo captions ("Photograph 12") repeat with other numbers on many pages and are
- * content, not furniture. A running text quoted inside a sentence is not counted.
+ * content, not furniture, and so is a label alone on its line ("Observations:"), which an
+ * inspection app repeats under every item. A running text quoted inside a sentence is not counted.
  */
 
 /** A line as compared: spaces collapsed, lower case, every digit run as `#`. Pure. */
@@ -13,6 +14,7 @@ export function lineKey(line: string): string {
 
 const PAGE_OF = /\bpage #+ of #+|\bp ?a ?g ?e ?\| ?#/;
 const CAPTION = /^(photograph|photo|figure|fig\.?|image|picture|item) #/;
+const LABEL = /^[\p{L} ]{3,40}:$/u;
 
 /** The lines that run on at least half the pages (and at least 3) of a document. Pure. */
 export function runningLines(pages: readonly string[]): Set<string> {
@@ -27,7 +29,9 @@ export function runningLines(pages: readonly string[]): Set<string> {
     for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
   }
   const min = Math.max(3, Math.ceil(pages.length / 2));
-  return new Set([...seen].filter(([k, n]) => n >= min && !CAPTION.test(k)).map(([k]) => k));
+  return new Set(
+    [...seen].filter(([k, n]) => n >= min && !CAPTION.test(k) && !LABEL.test(k)).map(([k]) => k),
+  );
 }
 
 /** Whether a chunk holds a line that runs on its document's pages, or a "Page N of M". Pure. */

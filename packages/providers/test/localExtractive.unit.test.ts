@@ -238,3 +238,78 @@ describe('label/value grids read as one line', () => {
     ).toEqual(['AFUE Rating: 96.7', 'The furnace was serviced in 2021.']);
   });
 });
+
+/** An inspection app's items: name and rating on a line, then a label alone over its text. */
+const ITEMS = [
+  '## Plumbing',
+  'Water Supply Service Satisfactory',
+  'Observations:',
+  'Half inch copper line from the street.Meter in the hall.',
+  'Photos:',
+  'Water Heater Needs Evaluation',
+  'Observations:',
+  'Rust at the base of the tank',
+  'Recommendations:',
+  'Have a plumber replace the tank within a year.',
+  'Photos:',
+  'Sump Pump (if present) Not Rated',
+  'Observations:',
+  'No sump pump',
+  'Photos:',
+  'Smoke Alarms Satisfactory',
+  'Observations:',
+  'All alarms tested. The alarms are interconnected.',
+].join('\n\n');
+
+describe('items of inspection apps', () => {
+  it('say each label-alone text as its item, the rating as the item value', () => {
+    expect(factsOf(ITEMS).map((f) => f.text)).toEqual([
+      'Water Supply Service: Satisfactory',
+      'Water Supply Service: Half inch copper line from the street. Meter in the hall.',
+      'Water Heater: Needs Evaluation',
+      'Water Heater: Rust at the base of the tank',
+      'Water Heater (recommendation): Have a plumber replace the tank within a year.',
+      'Sump Pump (if present): Not Rated',
+      'Sump Pump (if present): No sump pump',
+      'Smoke Alarms: Satisfactory',
+      'Smoke Alarms: All alarms tested. The alarms are interconnected.',
+    ]);
+  });
+
+  it('leave a sentence that ends in a rating word a sentence', () => {
+    expect(factsOf('The roof was found sound and needs maintenance').map((f) => f.text)).toEqual([
+      'The roof was found sound and needs maintenance',
+    ]);
+  });
+
+  it('answer with what was observed rather than the rating, unless the condition is asked', () => {
+    const docs: ContextDocument[] = [
+      { ref: 'C1', title: 'Plumbing', citation: 'App.pdf p. 34', text: ITEMS },
+    ];
+    const first = (q: string) => localAnswer(docs, q).split('\n')[0];
+    expect(first('What size is the water supply line?')).toBe(
+      'Plumbing – Water Supply Service: Half inch copper line from the street. Meter in the hall. [App.pdf p. 34]',
+    );
+    expect(first('Is there a sump pump?')).toContain('No sump pump');
+    expect(first('Are the smoke alarms linked?')).toContain('interconnected');
+    expect(first('How should the water heater be fixed?')).toContain('replace the tank');
+    // Asked for its condition, the rating is said too.
+    expect(localAnswer(docs, 'What condition is the water heater in?')).toContain(
+      'Water Heater: Needs Evaluation',
+    );
+  });
+
+  it('read bullets run together on a line, under a heading in capitals', () => {
+    const text =
+      'SHORT SUMMARY OF FINDINGS\n\nSTRUCTURE: FOUNDATION SETTLEMENT: ●\u200b The Issue: Hairline crack (1/4") in the cellar wall. ● Recommendation: Seal with epoxy. ● Cost Estimate: $300 - $500.';
+    expect(factsOf(text).map((f) => [f.text, f.subject])).toEqual([
+      ['SHORT SUMMARY OF FINDINGS', null],
+      ['The Issue: Hairline crack (1/4") in the cellar wall.', 'STRUCTURE: FOUNDATION SETTLEMENT'],
+      ['Recommendation: Seal with epoxy.', 'STRUCTURE: FOUNDATION SETTLEMENT'],
+      ['Cost Estimate: $300 - $500.', 'STRUCTURE: FOUNDATION SETTLEMENT'],
+    ]);
+    const docs: ContextDocument[] = [{ ref: 'C1', title: 'Summary', citation: 'S.pdf p. 2', text }];
+    expect(localAnswer(docs, 'How wide is the foundation crack?').split('\n')[0]).toContain('1/4"');
+    expect(localAnswer(docs, 'How much will the repair cost?').split('\n')[0]).toContain('$300');
+  });
+});

@@ -73,7 +73,18 @@ const RELATED: Record<string, readonly string[]> = {
   material: ['type', 'materials', 'made'],
   made: ['material', 'materials', 'type'],
   // wrong, problem(s), issue(s), defect(s): the words findings are said in (DEFECT_WORDS).
-  condition: ['serviceable', 'satisfactory', 'fair', 'poor', 'good', 'condition'],
+  condition: [
+    'serviceable',
+    'satisfactory',
+    'fair',
+    'poor',
+    'good',
+    'condition',
+    'marginal',
+    'deficient',
+    'evaluation',
+    'rated',
+  ],
   fuel: ['gas', 'electric', 'oil', 'energy', 'source'],
   heated: ['heating', 'heat', 'furnace', 'boiler'],
   furnace: ['heating'],
@@ -93,6 +104,14 @@ const RELATED: Record<string, readonly string[]> = {
   siding: ['cladding', 'walls', 'exterior'],
   foundation: ['foundations', 'footings', 'basement', 'slab'],
   windows: ['window', 'glazing', 'glass', 'pane', 'panes'],
+  // "How should it be repaired?": what the report recommends.
+  repaired: ['recommendation', 'recommended', 'recommend', 'repair', 'correct', 'replace'],
+  fixed: ['recommendation', 'recommended', 'recommend', 'repair', 'correct', 'replace'],
+  fix: ['recommendation', 'recommended', 'recommend', 'repair', 'correct', 'replace'],
+  wide: ['width', 'inch', 'inches', 'mm', 'cm'],
+  width: ['wide', 'inch', 'inches', 'mm', 'cm'],
+  high: ['height', 'tall', 'mm', 'feet', 'ft'],
+  tall: ['height', 'high', 'feet', 'ft'],
   glass: ['glazing', 'pane', 'panes', 'windows'],
 };
 
@@ -141,16 +160,21 @@ export interface Fact {
 
 /** Text as a person reads it: markdown marks, escapes and runs of spaces gone. Pure. */
 export function cleanText(line: string): string {
-  return line
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ') // images
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links: their text
-    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d+[.)]\s+(?=\D))/, '')
-    .replace(/(?<!\\)(\*\*|__|`)/g, '')
-    .replace(/(^|\s)[*_](\S(?:.*?[^\s\\])?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>~<&$])/g, '$1') // markdown escapes: the character itself
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    line
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ') // images
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links: their text
+      .replace(/^\s{0,3}(?:#{1,6}\s+|>\s*|[-*+•●▪◦■][\u200b\s]+|\d+[.)]\s+(?=\D))/u, '')
+      .replace(/(?<!\\)(\*\*|__|`)/g, '')
+      .replace(/(^|\s)[*_](\S(?:.*?[^\s\\])?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>~<&$])/g, '$1') // markdown escapes: the character itself
+      .replace(/&nbsp;/g, ' ')
+      .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
+      // "8 years old.Looked at": a sentence run into the next one.
+      .replace(/(\p{Ll}{2})\.(\p{Lu}\p{Ll})/gu, '$1. $2')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function tableCells(line: string): string[] | null {
@@ -189,6 +213,30 @@ const DETAIL_LABEL =
 /** Words that label alone in findings and grids: a label run stops at them. */
 const SINGLE_LABEL =
   /^(task|location|time|condition|implications?(\(s\))?|cost|notes?|comments?|observations?|recommendations?|type|material|age|size|rating|model|brand|make|style|status)$/i;
+
+/**
+ * A label alone on its line, its text on the lines below: "Observations:" then "Metal. 8 years
+ * old." The reports of inspection apps set each item so, under the item's name.
+ */
+const LABEL_ALONE =
+  /^(observations?|comments?|recommendations?|notes?|descriptions?|findings?|remarks?|details?|photos?|images?|pictures?)\s*:$/i;
+
+/** How an item was rated, said after its name on the item's line ("Water Heater Needs Evaluation"). */
+const ITEM_RATING =
+  /^(.{3,80}?)\s+(satisfactory|not rated|not inspected|not present|not applicable|needs? (?:evaluation|repair|attention|maintenance|service)|needs? further evaluation|marginal|serviceable|acceptable|deficient|defective|inspected|repair(?:s)? needed|monitor|maintenance|attention|healthy|safety (?:hazard|risk|concern))$/i;
+
+/**
+ * An item's line: its name, then its rating ("Water Heater Needs Evaluation"). The name starts
+ * with a capital and says no verb ("The roof was sound and needs maintenance" is a sentence).
+ */
+function itemLine(line: string): RegExpExecArray | null {
+  if (/[.!?:;]$/.test(line) || line.split(/\s+/).length > 12) return null;
+  const m = ITEM_RATING.exec(line);
+  if (!m || !/^[\p{Lu}\d]/u.test(m[1]!) || m[1]!.split(/\s+/).length > 9) return null;
+  return /\b(is|was|were|are|be|been|has|have|had|will|should|must|appears?|seems?)\b/i.test(m[1]!)
+    ? null
+    : m;
+}
 
 /** A Title Case word ("Floor"), not a unit or code ("BTU/hr", "AMP", "2x6"). */
 function titleCase(word: string): boolean {
@@ -280,7 +328,11 @@ function valueLike(line: string): boolean {
 export function logicalLines(text: string): string[] {
   const out: string[] = [];
   let prose = false;
-  for (const raw of text.split(/\n/)) {
+  // Bullets run together on one line ("… wall. ● The Risk: …"): one line each, tables aside.
+  const lines = text
+    .split(/\n/)
+    .flatMap((l) => (/^\s*\|/.test(l) ? [l] : l.split(/\s+[●•▪◦■][\u200b\s]+(?=\S)/u)));
+  for (const raw of lines) {
     if (raw.trim() === '') continue;
     const structural = /^\s*(\||#{1,6}\s|[-*+•]\s|\d+[.)]\s)/.test(raw);
     const last = out.at(-1);
@@ -319,11 +371,29 @@ export function factsOf(text: string, doc = 0): Fact[] {
   let pendingLabel: string | null = null;
   let pendingIsHeading = false;
   let block = 0;
+  // The item whose "Observations:" (or other label alone) is being read, and that label.
+  let item: string | null = null;
+  let itemLabel: string | null = null;
+  let itemRated = false;
   const push = (t: string, labelled: boolean, subject: string | null): void => {
     if (t.length < 4 || FURNITURE.test(t)) return;
     if (!labelled) block++;
     facts.push({ doc, index: facts.length, text: t, labelled, subject, block });
     if (!labelled) block++;
+  };
+  // A line held to see what follows it: an item's rating, an item's text, or a line of its own.
+  const pushHeld = (t: string): void => {
+    const r = itemLine(t);
+    if (r) push(`${r[1]!.trim()}: ${r[2]}`, true, heading);
+    else if (item && itemLabel) pushItemText(t);
+    else push(t, false, heading);
+  };
+  // Text under an item's label alone: the item's value, or what is recommended for it.
+  const pushItemText = (t: string): void => {
+    if (!item) return push(t, false, heading);
+    const label = /^recommend/i.test(itemLabel ?? '') ? `${item} (recommendation)` : item;
+    if (`${label}: ${t}`.length <= MAX_FACT_CHARS) push(`${label}: ${t}`, true, heading);
+    else for (const sentence of splitSentences(t)) push(`${label}: ${sentence}`, true, heading);
   };
   for (const raw of logicalLines(text)) {
     const cells = tableCells(raw);
@@ -359,13 +429,77 @@ export function factsOf(text: string, doc = 0): Fact[] {
     const isHeading = /^\s{0,3}#{1,6}\s/.test(raw);
     const line = cleanText(raw);
     if (!line) continue;
+    // An item of an inspection app: its name (and rating) on a line, then "Observations:",
+    // "Recommendations:" … each on its line with its text below. The text is said as the
+    // item's ("Roof Covering Material & Condition: Metal."), its rating as a grid value is.
+    if (!isHeading && LABEL_ALONE.test(line)) {
+      if (pendingLabel && !pendingIsHeading) {
+        const rated = itemLine(pendingLabel);
+        if (!rated && item && itemLabel && itemRated) {
+          // "Underground drainage" then "Photos:": the rated item's text, not an item.
+          pushItemText(pendingLabel);
+        } else {
+          block++;
+          item = rated ? rated[1]!.trim() : pendingLabel;
+          itemRated = rated !== null;
+          if (rated) push(`${item}: ${rated[2]}`, true, heading);
+        }
+      }
+      pendingLabel = null;
+      itemLabel = item && !/^(photo|image|picture)/i.test(line) ? line.replace(/\s*:$/, '') : null;
+      continue;
+    }
+    // "STRUCTURE: FOUNDATION SETTLEMENT:" over its findings: a heading in capitals.
+    if (
+      !isHeading &&
+      /:$/.test(line) &&
+      !/\p{Ll}/u.test(line) &&
+      /\p{Lu}{2}/u.test(line) &&
+      line.split(/\s+/).length <= 8
+    ) {
+      if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
+      pendingLabel = null;
+      item = null;
+      itemLabel = null;
+      heading = line.replace(/^[^\p{L}\p{N}]+/u, '').replace(/\s*:$/, '');
+      block++;
+      continue;
+    }
+    if (!isHeading && itemLine(line)) {
+      // An item's line, held until the line after shows whether labels follow it.
+      if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
+      pendingLabel = line;
+      pendingIsHeading = false;
+      itemLabel = null;
+      continue;
+    }
+    if (item && itemLabel && !isHeading && !tableCells(raw) && !labelPairs(line)) {
+      if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
+      pendingLabel = null;
+      if (labelLike(line)) {
+        // A short line may be the next item's name: held until the line after says.
+        pendingLabel = line;
+        pendingIsHeading = false;
+        continue;
+      }
+      pushItemText(line);
+      continue;
+    }
+    if (isHeading || !itemLabel) {
+      if (pendingLabel && !pendingIsHeading && item) {
+        pushHeld(pendingLabel);
+        pendingLabel = null;
+      }
+      item = null;
+      itemLabel = null;
+    }
     // "AFUE Rating" then "96.7": a label on its line and its value on the next.
     if (pendingLabel && valueLike(line) && !isHeading) {
       push(`${pendingLabel}: ${line}`, true, heading);
       pendingLabel = null;
       continue;
     }
-    if (pendingLabel && !pendingIsHeading) push(pendingLabel, false, heading);
+    if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
     pendingLabel = null;
     if (isHeading || labelLike(line)) {
       if (isHeading) {
@@ -392,7 +526,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       prior = s;
     }
   }
-  if (pendingLabel && !pendingIsHeading) push(pendingLabel, false, heading);
+  if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
   return facts;
 }
 
@@ -423,7 +557,7 @@ function termMatches(term: string, words: ReadonlySet<string>): boolean {
 }
 
 const QUANTITY_QUESTION =
-  /\b(how (old|many|much|big|large|long|deep|thick|high)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
+  /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
 const KIND_QUESTION =
   /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
 
@@ -440,10 +574,18 @@ const MATERIAL_WORDS = new Set(
 
 /** A value that is only a rating of a grid: it answers how a thing was found, not what it is. */
 const RATING_VALUE =
-  /:\s*(serviceable|satisfactory|acceptable|marginal|poor|good|fair|review|comment|inspected|not inspected|not present|not operated|repair|s|r|c|np|ni|no)[\s,.;]*$/i;
+  /:\s*(serviceable|satisfactory|acceptable|marginal|poor|good|fair|review|comment|inspected|not inspected|not rated|not present|not applicable|not operated|needs? (?:further )?(?:evaluation|repair|attention|maintenance|service)|deficient|defective|monitor|maintenance|attention|healthy|repair|s|r|c|np|ni|no)[\s,.;]*$/i;
+
+/** A question about how a thing was found, which a rating answers. */
+const CONDITION_QUESTION =
+  /\b(condition|state|shape|rated|rating|satisfactory|serviceable|good|okay|ok|working|work|works|functional|functioning|inspected|problems?|issues?|wrong|defects?|damaged?|concerns?|repairs?|needs?)\b/i;
+
+/** Labels of a finding that name no part of the house ("The Issue: …"). */
+const FINDING_LABEL =
+  /^(the )?(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/i;
 
 const FOCUS =
-  /\b(?:how (old|big|large|many|much|long|deep|thick)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
+  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
   /^(of|for|in|on|at|to|with|by|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
@@ -458,6 +600,9 @@ export function focusTerms(query: string): string[] {
   if (!m) return [];
   // "When was it serviced": a date is asked for; QUANTITY_QUESTION favours facts with numbers.
   if (m[4]) return ['date', 'dated'];
+  // "How much will it cost …": a price.
+  if (m[1]?.toLowerCase() === 'much' && /\b(cost|costs|price|pay|charge|fee|spend)\b/i.test(query))
+    return ['cost', 'costs', 'price', 'estimate', 'estimated', 'fee', 'fees'];
   let word = m[1] ?? (m[3] ? 'located' : /^who/i.test(m[0]) ? 'manufacturer' : '');
   if (m[2]) {
     const phrase: string[] = [];
@@ -571,7 +716,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       // A label that names just what is asked ("Roofing material") over one that names more
       // ("Attic/roof insulation material").
       const named = [...label].filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d/.test(w));
-      if (named.length > 0) {
+      const finding = FINDING_LABEL.test(f.text.split(':')[0]!.trim());
+      if (named.length > 0 && !finding) {
         const asked = named.filter(
           (w) =>
             w === frame ||
@@ -581,8 +727,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         score *= 0.6 + (0.4 * asked) / named.length;
       }
       // A rating ("Roof Materials: Serviceable") does not say what a thing is or how big.
-      if ((kind || material || quantity || focus.length > 0) && RATING_VALUE.test(f.text))
+      // A question about condition is answered by the rating, with what was seen.
+      if (RATING_VALUE.test(f.text) && /\b(condition|state|shape|rated|rating)\b/i.test(query))
+        score *= 1.2;
+      else if ((kind || material || quantity || focus.length > 0) && RATING_VALUE.test(f.text))
         score *= 0.4;
+      // Nor does it answer a question that is not about condition ("Are they interconnected?").
+      else if (!CONDITION_QUESTION.test(query) && RATING_VALUE.test(f.text)) score *= 0.5;
     }
     if (label) {
       // A value that only repeats the question ("Penetrations: Roof") answers nothing.
@@ -660,9 +811,11 @@ function withSubject(fact: Scored, doc: ContextDocument): string {
   if (subjectTerms.length === 0 || subjectTerms.every((t) => termMatches(t, factWords)))
     return fact.text;
   // "Capacity" becomes "capacity" after the subject; "AFUE" and "HVAC" stay as they are.
-  const text = /^\p{Lu}\p{Ll}/u.test(fact.text)
-    ? `${fact.text.charAt(0).toLowerCase()}${fact.text.slice(1)}`
-    : fact.text;
+  // "Water Heater: …", a name in Title Case, keeps its case.
+  const text =
+    /^\p{Lu}\p{Ll}/u.test(fact.text) && !/^\p{Lu}\p{Ll}*\s+(&\s+)?\p{Lu}/u.test(fact.text)
+      ? `${fact.text.charAt(0).toLowerCase()}${fact.text.slice(1)}`
+      : fact.text;
   return `${subject} – ${text}`;
 }
 
