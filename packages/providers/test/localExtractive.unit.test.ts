@@ -313,3 +313,39 @@ describe('items of inspection apps', () => {
     expect(localAnswer(docs, 'How much will the repair cost?').split('\n')[0]).toContain('$300');
   });
 });
+
+describe('questions that frame what they ask', () => {
+  const text =
+    '## Findings\n\nLOCATION PRIORITY OBSERVATION\n\nGarage — Door Medium The opener reverses late.\n\n' +
+    'Hall — Ceiling High Water stain near the light.\n\nUtility — Electrical Medium One breaker trips on load.\n\n' +
+    'Recommendations\n\n• Adjust the opener force. • Find the leak above the hall before repainting. • Have an electrician check the breaker.';
+  const docs: ContextDocument[] = [{ ref: 'C1', title: 'Findings', citation: 'F.pdf p. 2', text }];
+  const first = (q: string, texts?: string[]) =>
+    localAnswer(
+      texts ? texts.map((t, i) => ({ ref: `C${i + 1}`, title: 'Findings', text: t })) : docs,
+      q,
+    ).split('\n')[0];
+
+  it('ask with the report words when a question says nothing else', () => {
+    expect(
+      first('What type of inspection was this?', [
+        'Client: A. Buyer\n\nInspection Type: Pre-Purchase',
+      ]),
+    ).toContain('Pre-Purchase');
+  });
+
+  it('find the finding about the place asked of, whatever word the finding is said in', () => {
+    expect(first('What is the issue in the utility room?')).toContain('breaker trips');
+  });
+
+  it('answer how to fix something with what the report recommends for it', () => {
+    expect(first('How should the hall ceiling stain be fixed?')).toContain('Find the leak');
+    // The recommendation does not name the hall again: it still answers.
+    expect(
+      first('How should the bedroom wall crack be repaired?', [
+        'Bedroom — Walls Medium Hairline crack by the window.\n\nRecommendations\n\n• Seal the crack and repaint.',
+      ]),
+    ).toContain('Seal the crack');
+    expect(first('What is wrong with the garage door?')).toContain('reverses late');
+  });
+});

@@ -33,6 +33,9 @@ const STOPWORDS = new Set(
   ).split(/\s+/),
 );
 
+/** Stop words that every report says, asked for when a question says nothing else. */
+const REPORT_WORDS = new Set('home house property unit inspection inspector'.split(' '));
+
 /** Words a finding is said in: what "what is wrong with …" asks for. */
 const DEFECT_WORDS = (
   'condition defect deficiency damaged damage repair replace observed noted missing loose ' +
@@ -104,10 +107,10 @@ const RELATED: Record<string, readonly string[]> = {
   siding: ['cladding', 'walls', 'exterior'],
   foundation: ['foundations', 'footings', 'basement', 'slab'],
   windows: ['window', 'glazing', 'glass', 'pane', 'panes'],
-  // "How should it be repaired?": what the report recommends.
-  repaired: ['recommendation', 'recommended', 'recommend', 'repair', 'correct', 'replace'],
-  fixed: ['recommendation', 'recommended', 'recommend', 'repair', 'correct', 'replace'],
-  fix: ['recommendation', 'recommended', 'recommend', 'repair', 'correct', 'replace'],
+  // "How should it be repaired?" (ADVICE_QUESTION favours what the report recommends).
+  repaired: ['repair', 'repairs', 'correct', 'replace', 'seal'],
+  fixed: ['repair', 'repairs', 'correct', 'replace', 'seal'],
+  fix: ['repair', 'repairs', 'correct', 'replace', 'seal'],
   wide: ['width', 'inch', 'inches', 'mm', 'cm'],
   width: ['wide', 'inch', 'inches', 'mm', 'cm'],
   high: ['height', 'tall', 'mm', 'feet', 'ft'],
@@ -538,6 +541,8 @@ interface Scored extends Fact {
   weights: ReadonlyMap<string, number>;
   /** Question terms found in the fact itself. */
   matched: string[];
+  /** A recommendation, for a question that asks what to do: it need not repeat the question. */
+  advice: boolean;
 }
 
 /** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
@@ -579,6 +584,17 @@ const RATING_VALUE =
 /** A question about how a thing was found, which a rating answers. */
 const CONDITION_QUESTION =
   /\b(condition|state|shape|rated|rating|satisfactory|serviceable|good|okay|ok|working|work|works|functional|functioning|inspected|problems?|issues?|wrong|defects?|damaged?|concerns?|repairs?|needs?)\b/i;
+
+/** Words that ask for a finding without naming what it is about. */
+const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found)$/;
+
+/** A question that asks what to do about something. */
+const ADVICE_QUESTION =
+  /\b(how (should|do|can|could|would|to) .{0,60}\b(repair|repaired|fix|fixed|address|addressed|correct|corrected|resolve|resolved|remedy|remedied|treat|treated)|what (should|do) (i|we) do|recommend(ed|ation|ations)?)\b/i;
+
+/** An instruction, as recommendations are written ("Seal the crack and repaint"). */
+const INSTRUCTION =
+  /^(repair|replace|seal|clear|clean|install|remove|re-?lay|relay|secure|fasten|service|have|hire|contact|consult|monitor|add|apply|caulk|paint|repaint|regrade|extend|adjust|inject|fill|patch|correct|upgrade|trim|cover|insulate|test|check|evaluate|provide|reseal|re-?secure|re-?attach|rebuild|reinstall|find|locate|investigate|determine|ensure|keep|reduce|improve|re-?check|confirm)\b/i;
 
 /** Labels of a finding that name no part of the house ("The Issue: …"). */
 const FINDING_LABEL =
@@ -633,7 +649,19 @@ export function focusTerms(query: string): string[] {
 export function scoreFacts(documents: readonly ContextDocument[], query: string): Scored[] {
   // "What type of windows": `type` frames the question; the windows are what it is about.
   const frame = /\b(kind|type|sort|style)s? of\b/i.exec(query)?.[1]?.toLowerCase();
-  const terms = queryTerms(query).filter((t) => t !== frame);
+  // "What is the issue in the kitchen?": the kitchen is what it is about; the issue is how
+  // findings are asked for (the focus favours the words they are said in).
+  let asked = queryTerms(query).filter((t) => t !== frame);
+  // "What type of inspection was this?": nothing left but the report's own words; ask with them.
+  if (asked.length === 0)
+    asked = [...new Set(foldWords(query).filter((w) => REPORT_WORDS.has(w) || w === frame))];
+  const framing = asked.filter((t) => FINDING_FRAME.test(t));
+  const terms =
+    framing.length > 0 && framing.length < asked.length
+      ? asked.filter((t) => !FINDING_FRAME.test(t))
+      : asked;
+  // "How should the crack be repaired?": what the report recommends for it.
+  const advice = ADVICE_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
   const factWords = facts.map((f) => new Set(foldWords(f.text)));
@@ -673,6 +701,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         ? new Set(foldWords(f.prior))
         : undefined;
     let score = 0;
+    let advised = false;
     const matched: string[] = [];
     for (const t of terms) {
       const w = weight.get(t)!;
@@ -749,6 +778,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (/^[A-Z]\.\s+\p{Ll}/u.test(f.text)) score *= 0.5;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
     if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
+    if (advice) {
+      // What to do is said under a recommendation, or as an instruction ("Seal the crack").
+      const recommends =
+        /recommend|should|advis/i.test(`${f.subject ?? ''} ${f.text.split(':')[0]}`) ||
+        /^(the )?(recommendations?|advice|action)\b/i.test(f.text) ||
+        INSTRUCTION.test(f.text);
+      score *= recommends ? 1.5 : 0.4;
+      if (recommends) advised = true;
+    }
     if (BOILERPLATE.test(f.text) && !aboutScope) score *= 0.4;
     // General advice ("shingle defects can cause hidden leaks") rather than what was found.
     if (ADVICE.test(f.text)) score *= 0.6;
@@ -757,7 +795,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // What was said before about the report counts less than the report itself.
     if (documents[f.doc]?.memory) score *= 0.8;
     if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
-    return { ...f, score, coverage, matched, weights: weight };
+    return { ...f, score, coverage, matched, weights: weight, advice: advised };
   });
 }
 
@@ -858,7 +896,10 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     (n, t) => n + (weights.get(t) ?? 0),
     0,
   );
-  if (best.coverage < ANSWERED_SHARE && together < 0.6 * total)
+  // What to do about a crack rarely names the room again: a recommendation that names the
+  // thing (one term of the question) answers.
+  const enough = best.advice ? ANSWERED_SHARE / 2 : ANSWERED_SHARE;
+  if (best.coverage < enough && together < 0.6 * total)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
   const [first, ...more] = chosen;
   const lines = [stated(first!, documents[first!.doc]!)];

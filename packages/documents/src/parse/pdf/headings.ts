@@ -52,14 +52,22 @@ export function fontHeadings(
     }
     marks.push({ at: i, span: 1, size: line.size, page: line.page, name: line.text });
   }
-  const sizes = [...new Set(marks.map((m) => round(m.size)))].sort((a, b) => b - a);
-  return marks.map((m) => ({
+  // "Property: 12 Elm Road Inspection Type: Pre-Purchase Date: …" in a large font is a grid of
+  // labels and values, not a heading: its lines stay body text, where they can be found.
+  const headings = marks.filter((m) => labelValuePairs(m.name) < 2);
+  const sizes = [...new Set(headings.map((m) => round(m.size)))].sort((a, b) => b - a);
+  return headings.map((m) => ({
     at: m.at,
     span: m.span,
     name: m.name,
     page: m.page,
     level: Math.min(6, sizes.indexOf(round(m.size)) + 1),
   }));
+}
+
+/** `Label: value` pairs in a line: a colon after a word, followed by a value. Pure. */
+export function labelValuePairs(text: string): number {
+  return [...text.matchAll(/[\p{L}\p{N})\]]\s?:\s+[^\s:]/gu)].length;
 }
 
 export interface OutlineTarget {
