@@ -162,6 +162,8 @@ export class RetrievalLogWriter {
       await this.flush();
     } catch {
       this.drop(this.queue.length, 'the service stopped while Postgres refused writes');
+      // Nothing is left to try again: the retry timer must not hold the process up.
+      this.cancelTimer();
     }
   }
 
