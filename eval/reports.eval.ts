@@ -146,6 +146,7 @@ async function main(): Promise<void> {
     console.error('usage: npm run eval -- reports DIR QUESTIONS.json');
     process.exit(2);
   }
+  if (DUMP_CHAT) await mkdir(DUMP_CHAT, { recursive: true });
   const base = process.env.INIT_CWD ?? process.cwd();
   const dir = path.resolve(base, dirArg);
   const parsed = QuestionsFile.safeParse(
@@ -398,7 +399,6 @@ async function main(): Promise<void> {
             ...c,
             content: contentOf.get(c.id) ?? null,
           }));
-          await mkdir(DUMP_CHAT, { recursive: true });
           await writeFile(
             path.join(DUMP_CHAT, `${q.id}.json`),
             JSON.stringify({ question: q.question, answer: answer.text, chunks: used }, null, 1),

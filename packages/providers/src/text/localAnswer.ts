@@ -43,6 +43,9 @@ const DEFECT_WORDS = (
   'stained stains frost corrosion corroded failed failing'
 ).split(' ');
 
+/** Words a repair is said in. */
+const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
+
 /**
  * Words a buyer asks with and the words reports answer with. A question's term also matches
  * its related words, at a lower weight.
@@ -108,9 +111,9 @@ const RELATED: Record<string, readonly string[]> = {
   foundation: ['foundations', 'footings', 'basement', 'slab'],
   windows: ['window', 'glazing', 'glass', 'pane', 'panes'],
   // "How should it be repaired?" (ADVICE_QUESTION favours what the report recommends).
-  repaired: ['repair', 'repairs', 'correct', 'replace', 'seal'],
-  fixed: ['repair', 'repairs', 'correct', 'replace', 'seal'],
-  fix: ['repair', 'repairs', 'correct', 'replace', 'seal'],
+  repaired: FIX_WORDS,
+  fixed: FIX_WORDS,
+  fix: FIX_WORDS,
   wide: ['width', 'inch', 'inches', 'mm', 'cm'],
   width: ['wide', 'inch', 'inches', 'mm', 'cm'],
   high: ['height', 'tall', 'mm', 'feet', 'ft'],
@@ -542,7 +545,7 @@ interface Scored extends Fact {
   /** Question terms found in the fact itself. */
   matched: string[];
   /** A recommendation, for a question that asks what to do: it need not repeat the question. */
-  advice: boolean;
+  recommends: boolean;
 }
 
 /** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
@@ -662,6 +665,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       : asked;
   // "How should the crack be repaired?": what the report recommends for it.
   const advice = ADVICE_QUESTION.test(query);
+  // A rating answers a question about condition, and no other kind.
+  const ratingAsked = /\b(condition|state|shape|rated|rating)\b/i.test(query);
+  const ratingAnswers = CONDITION_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
   const factWords = facts.map((f) => new Set(foldWords(f.text)));
@@ -701,7 +707,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         ? new Set(foldWords(f.prior))
         : undefined;
     let score = 0;
-    let advised = false;
+    let recommends = false;
     const matched: string[] = [];
     for (const t of terms) {
       const w = weight.get(t)!;
@@ -755,14 +761,14 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         ).length;
         score *= 0.6 + (0.4 * asked) / named.length;
       }
-      // A rating ("Roof Materials: Serviceable") does not say what a thing is or how big.
-      // A question about condition is answered by the rating, with what was seen.
-      if (RATING_VALUE.test(f.text) && /\b(condition|state|shape|rated|rating)\b/i.test(query))
-        score *= 1.2;
-      else if ((kind || material || quantity || focus.length > 0) && RATING_VALUE.test(f.text))
-        score *= 0.4;
-      // Nor does it answer a question that is not about condition ("Are they interconnected?").
-      else if (!CONDITION_QUESTION.test(query) && RATING_VALUE.test(f.text)) score *= 0.5;
+      if (RATING_VALUE.test(f.text)) {
+        // A question about condition is answered by the rating, with what was seen.
+        if (ratingAsked) score *= 1.2;
+        // A rating ("Roof Materials: Serviceable") does not say what a thing is or how big,
+        else if (kind || material || quantity || focus.length > 0) score *= 0.4;
+        // nor answer a question that is not about condition ("Are they interconnected?").
+        else if (!ratingAnswers) score *= 0.5;
+      }
     }
     if (label) {
       // A value that only repeats the question ("Penetrations: Roof") answers nothing.
@@ -780,12 +786,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
     if (advice) {
       // What to do is said under a recommendation, or as an instruction ("Seal the crack").
-      const recommends =
+      recommends =
         /recommend|should|advis/i.test(`${f.subject ?? ''} ${f.text.split(':')[0]}`) ||
         /^(the )?(recommendations?|advice|action)\b/i.test(f.text) ||
         INSTRUCTION.test(f.text);
       score *= recommends ? 1.5 : 0.4;
-      if (recommends) advised = true;
     }
     if (BOILERPLATE.test(f.text) && !aboutScope) score *= 0.4;
     // General advice ("shingle defects can cause hidden leaks") rather than what was found.
@@ -795,7 +800,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // What was said before about the report counts less than the report itself.
     if (documents[f.doc]?.memory) score *= 0.8;
     if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
-    return { ...f, score, coverage, matched, weights: weight, advice: advised };
+    return { ...f, score, coverage, matched, weights: weight, recommends };
   });
 }
 
@@ -898,7 +903,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   );
   // What to do about a crack rarely names the room again: a recommendation that names the
   // thing (one term of the question) answers.
-  const enough = best.advice ? ANSWERED_SHARE / 2 : ANSWERED_SHARE;
+  const enough = best.recommends ? ANSWERED_SHARE / 2 : ANSWERED_SHARE;
   if (best.coverage < enough && together < 0.6 * total)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
   const [first, ...more] = chosen;
