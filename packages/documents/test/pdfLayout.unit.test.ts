@@ -7,8 +7,10 @@ import type { ParsedDocument } from '../src/index.js';
 import {
   INDENTED_GRID,
   INSPECTION_LAYOUT,
+  REPORT_APP_LAYOUT,
   buildIndentedGridPdf,
   buildInspectionPdf,
+  buildReportAppPdf,
 } from '../../test-support/src/fixtures/index.js';
 
 const L = INSPECTION_LAYOUT;
@@ -225,6 +227,220 @@ describe('a label/value grid with indented values and labels run together', () =
     const lines = paragraphs(section(doc, INDENTED_GRID.heading).markdown);
     const pairs = INDENTED_GRID.rows.flat().map(([label, value]) => `${label}: ${value}`);
     expect(lines).toEqual(expect.arrayContaining(pairs));
+    expect(doc.tables).toHaveLength(0);
+  });
+});
+
+describe('PDF layout analysis: labels over values, figures over labels, letter spacing', () => {
+  const item = (str: string, x: number, y: number, size = 9, font = 'body'): RawTextItem => ({
+    str,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+    fontName: font,
+  });
+  const body = (y: number): RawTextItem[] =>
+    [0, 1, 2, 3].map((k) =>
+      item(
+        'The tenancy details and the inspected rooms are set out below for both parties to read.',
+        40,
+        y - k * 12,
+      ),
+    );
+
+  it('pairs small capital labels with the values under them, column by column and row by row', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('REPORT ID', 43, 660, 7, 'label'),
+          item('EJARI REFERENCE', 298, 660, 7, 'label'),
+          item('SNF-CO-2026-27', 43, 649, 10, 'value'),
+          item('042026-042027', 298, 649, 10, 'value'),
+          item('ANNUAL RENT', 43, 632, 7, 'label'),
+          item('SECURITY DEPOSIT', 298, 632, 7, 'label'),
+          item('AED 118,000', 43, 621, 10, 'value'),
+          item('AED 5,900', 298, 621, 10, 'value'),
+          item('CONTRACT STATUS', 43, 604, 7, 'label'),
+          item('Completed', 43, 593, 10, 'value'),
+          ...body(540),
+        ],
+      },
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Report ID: SNF-CO-2026-27',
+        'Ejari reference: 042026-042027',
+        'Annual rent: AED 118,000',
+        'Security deposit: AED 5,900',
+        'Contract status: Completed',
+      ]),
+    );
+    expect(section?.tables).toHaveLength(0);
+  });
+
+  it('pairs labels with values when a column beside them is printed between their lines', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Recommended Action', 460, 680, 8, 'label'),
+          item('Verification', 88, 674, 8, 'label'),
+          item('Urgency', 355, 674, 8, 'label'),
+          item('REPLACE / VENDOR', 455, 668, 9.5, 'value'),
+          item('VERIFIED', 88, 661, 9.5, 'value'),
+          item('NEXT 0-30 DAYS', 340, 661, 9.5, 'value'),
+          item('REVIEW', 483, 655, 9.5, 'value'),
+          ...body(600),
+        ],
+      },
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Recommended Action: REPLACE / VENDOR REVIEW',
+        'Verification: VERIFIED',
+        'Urgency: NEXT 0-30 DAYS',
+      ]),
+    );
+  });
+
+  it('keeps a header row over rows of values a table, whatever the spacing of its rows', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Field', 45, 700, 9, 'bold'),
+          item('Details', 192, 700, 9, 'bold'),
+          item('Owner Name', 45, 678, 9, 'body'),
+          item('Sample Owner', 192, 678, 9, 'body'),
+          item('Facing', 45, 656, 9, 'body'),
+          item('North', 192, 656, 9, 'body'),
+          item('Bathrooms', 45, 634, 9, 'body'),
+          item('4', 192, 634, 9, 'body'),
+        ],
+      },
+    ]);
+    expect(section?.tables[0]?.rows).toEqual([
+      ['Field', 'Details'],
+      ['Owner Name', 'Sample Owner'],
+      ['Facing', 'North'],
+      ['Bathrooms', '4'],
+    ]);
+  });
+
+  it('pairs figures in large type with the capital labels centred under them', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('57', 121, 660, 27),
+          item('Good', 271, 660, 20),
+          item('2 yrs', 441, 660, 27),
+          item('ROOF CONDITION INDEX', 91, 643, 9),
+          item('VISUAL CONDITION', 236, 643, 9),
+          item('REMAINING ROOF LIFE', 417, 643, 9),
+          ...body(600),
+        ],
+      },
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Roof condition index: 57',
+        'Visual condition: Good',
+        'Remaining roof life: 2 yrs',
+      ]),
+    );
+  });
+
+  it('reads letter-spaced headings as words the document uses, and leaves spaced measures alone', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('T E N A N C Y D E TA I L S', 40, 700, 9),
+          item('Tenancy type: Standard', 40, 688),
+          item('I N S P E C TO R', 40, 660, 9),
+          item('Sample Agent', 40, 648),
+          item('Kitchen size 4 m x 3 m as measured.', 40, 620),
+        ],
+      },
+    ]);
+    const text = sections.map((s) => `${s.name ?? ''}\n${s.markdown}`).join('\n');
+    expect(text).toContain('TENANCY DETAILS');
+    expect(text).toContain('INSPECTOR');
+    expect(text).toContain('4 m x 3 m');
+    expect(text).not.toContain('T E N');
+  });
+
+  it('keeps a sentence whole across lines spaced wider than the body text', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          ...body(700),
+          item('The living room has a new damp-related defect at the window sill with', 40, 620),
+          item('paint chipped and peeling by about 5 cm. The kitchen is unchanged.', 40, 603),
+          item('Keys were returned.', 40, 586),
+        ],
+      },
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toContain(
+      'The living room has a new damp-related defect at the window sill with paint chipped and peeling by about 5 cm. The kitchen is unchanged.',
+    );
+    // A line that starts a sentence after a full stop, as far down, starts a paragraph.
+    expect(lines).toContain('Keys were returned.');
+  });
+
+  it('takes a paragraph set in larger type as text, not as headings', () => {
+    const sentence =
+      'Check-out inspection of the unit conducted in July with five rooms and ten photos recorded';
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Summary', 40, 740, 16),
+          ...[0, 1, 2].map((k) => item(sentence, 40, 716 - k * 14, 11)),
+          ...body(640),
+          ...body(580),
+        ],
+      },
+    ]);
+    expect(sections.map((s) => s.name).filter((n) => n !== null)).toEqual(['Summary']);
+    expect(
+      paragraphs(sections.find((s) => s.name === 'Summary')?.markdown ?? '').join(' '),
+    ).toContain('Check-out inspection of the unit');
+  });
+});
+
+describe('a page of a report app: spaced headings, small labels over values, figure cards', () => {
+  it('reads each layout as a reader would, in one section', async () => {
+    const doc = await parseDocument('pdf', await buildReportAppPdf());
+    const L = REPORT_APP_LAYOUT;
+    expect(doc.sections.map((s) => s.name).filter((n) => n !== null)).toEqual(['Check-out Report']);
+    const lines = paragraphs(doc.sections.map((s) => s.markdown).join('\n\n'));
+    for (const [figure, label] of L.cards)
+      expect(lines).toContain(`${label.charAt(0)}${label.slice(1).toLowerCase()}: ${figure}`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Annual rent: AED 118,000',
+        'Security deposit: AED 5,900',
+        'Tenancy type: Standard',
+        'Contract status: Completed',
+        'TENANCY DETAILS',
+        `Inspector: ${L.inspector}`,
+        L.summary.join(' '),
+      ]),
+    );
     expect(doc.tables).toHaveLength(0);
   });
 });

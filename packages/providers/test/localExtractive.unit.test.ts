@@ -349,3 +349,102 @@ describe('questions that frame what they ask', () => {
     expect(first('What is wrong with the garage door?')).toContain('reverses late');
   });
 });
+
+describe('local answerer: forms, cards and tables of report apps', () => {
+  const first = (q: string, texts: string[]) =>
+    localAnswer(
+      texts.map((t, i) => ({
+        ref: `C${i + 1}`,
+        title: 'Report',
+        citation: `R.pdf p. ${i + 1}`,
+        text: t,
+      })),
+      q,
+    ).split('\n')[0];
+
+  it('reads a row of a two-column table as the label and its value', () => {
+    const table = '| Field | Details |\n|---|---|\n| Facing | North |\n| Bathrooms | 4 |';
+    expect(first('How many bathrooms does it have?', [table])).toContain('Bathrooms: 4');
+    // "face" asks for what is said as "facing".
+    expect(first('Which way does the property face?', [table])).toContain('Facing: North');
+  });
+
+  it('says a card’s note as the item’s, the item named on the line above it', () => {
+    const cards =
+      'KITCHEN\n\nFridge NO CHANGE\n\nAppliances Check-in: Good → Check-out: Good\n\n' +
+      'Microwave NEW DAMAGE\n\nAppliances Check-in: Good → Check-out: Damaged\n\nCHECK-IN CHECK-OUT\n\n' +
+      'Check-out note: Not working anymore';
+    expect(first('What is wrong with the microwave?', [cards])).toContain('Not working anymore');
+  });
+
+  it('answers when with a date, and how much with an amount of money', () => {
+    expect(
+      first('When was the check-out inspection done?', [
+        'Date of inspection: 19 July 2026\n\nProperty type: Apartment',
+        'Check-out: the keys were handed back at the office.',
+      ]),
+    ).toContain('19 July 2026');
+    // A date under the label asked of, not the date of something else.
+    expect(
+      first('When does the contract end?', [
+        'Date of inspection: 19 July 2026\n\nContract start: 20 April 2026\n\nContract end: 19 April 2027',
+      ]),
+    ).toContain('Contract end: 19 April 2027');
+    expect(
+      first('How long is the valuation valid?', [
+        'Final Valuation: Rs. 1,75,93,200',
+        'The validity of this Desktop Valuation Report is 45 days from the date of generation.',
+      ]),
+    ).toContain('45 days');
+    expect(
+      first('How much does the verification cost?', [
+        'Verification Type: $99 Simple Verification - One reported issue',
+        'The owner asked for a second look before approving the replacement cost.',
+      ]),
+    ).toContain('$99');
+  });
+
+  it('matches a word every report says only as itself, and a related word below a word asked', () => {
+    // "reported" is asked: "This report documents …" does not say it.
+    expect(
+      first('What issue was reported?', [
+        'This report documents visible conditions observed during a limited site visit.',
+        'The reported hot tub cover concern was verified during the visit.',
+      ]),
+    ).toContain('hot tub cover');
+    // "make" is related to brand, but "make up any shortfall" says no brand.
+    expect(
+      first('What brand is the cooktop?', [
+        'Owners may be expected to pay a Special Assessment to make up any shortfall.',
+        'Refrigerator: Sub-Zero\n\nCooktop: Dacor',
+      ]),
+    ).toContain('Dacor');
+    // A year answers when.
+    expect(
+      first('When was the basement work done?', [
+        'The basement development consists of a room under the kitchen.',
+        'The basement work was carried out prior to 1991 by a previous owner.',
+      ]),
+    ).toContain('prior to 1991');
+  });
+
+  it('keeps a sentence that introduces a list with the list’s first item, and a colon inside a sentence in it', () => {
+    expect(
+      first('What is the decking made of?', [
+        'The timber deck has been constructed from the following materials:\n\nDecking ex 100x25mm kwila hardwood\n\nThe deck is about 4500mm wide.',
+      ]),
+    ).toContain('kwila hardwood');
+    const summary =
+      'Check-out inspection of the unit conducted 19 July 2026 with five rooms and ten photos. New damage since check-in is present in 3 rooms: Bathroom 1 shows worsened stains.';
+    expect(factsOf(summary).map((f) => f.labelled)).toEqual([false, false]);
+  });
+
+  it('does not answer with a blank of a form template', () => {
+    expect(
+      first('What is the guest impact?', [
+        '| Field | Fill-In Value |\n|---|---|\n| Guest Impact | [Low / Moderate / High] |',
+        'Guest Impact: MODERATE-HIGH',
+      ]),
+    ).toContain('MODERATE-HIGH');
+  });
+});

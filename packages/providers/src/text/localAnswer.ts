@@ -29,7 +29,7 @@ const STOPWORDS = new Set(
     "can could would should will shall may might must its it's into onto from about over under " +
     'any all some such very also just only more most less much many one two tell show give please ' +
     'report say says said know there here out off our ours his her hers him she he is be been being ' +
-    'home house property unit inspection inspector found noted listed described'
+    'home house property unit inspection inspector found noted listed described way'
   ).split(/\s+/),
 );
 
@@ -119,6 +119,18 @@ const RELATED: Record<string, readonly string[]> = {
   high: ['height', 'tall', 'mm', 'feet', 'ft'],
   tall: ['height', 'high', 'feet', 'ft'],
   glass: ['glazing', 'pane', 'panes', 'windows'],
+  urgent: ['urgency', 'priority', 'immediate', 'immediately'],
+  left: ['remaining'],
+  valid: ['validity', 'expires', 'expiry'],
+  start: ['commence', 'commencement', 'begin'],
+  begin: ['commence', 'start'],
+  soon: ['within', 'days', 'weeks'],
+  delivered: ['delivery'],
+  deliver: ['delivery'],
+  long: ['days', 'months', 'years', 'weeks', 'length', 'cm', 'mm', 'feet', 'ft', 'inches'],
+  remain: ['remaining'],
+  worse: ['worsened', 'worsening', 'deteriorated'],
+  face: ['facing', 'orientation'],
 };
 
 /** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
@@ -200,6 +212,11 @@ function rowFact(header: readonly string[] | null, cells: readonly string[]): st
   const [first, ...rest] = filled;
   if (rest.length === 0)
     return first!.h && first!.h !== first!.c ? `${first!.h}: ${first!.c}` : first!.c;
+  // A row of a two-column table is a label and its value ("Facing | North" under "Field |
+  // Details"): the value column's header says nothing the row does not.
+  const only = rest[0]!;
+  if (cells.length === 2 && rest.length === 1 && !MARK.test(only.c))
+    return `${first!.c}: ${only.c}`;
   const parts = rest.map(({ c, h }) => {
     if (!h) return c;
     // A mark in a rating column says the column applies: `Repair`, not `Repair: •`.
@@ -229,7 +246,7 @@ const LABEL_ALONE =
 
 /** How an item was rated, said after its name on the item's line ("Water Heater Needs Evaluation"). */
 const ITEM_RATING =
-  /^(.{3,80}?)\s+(satisfactory|not rated|not inspected|not present|not applicable|needs? (?:evaluation|repair|attention|maintenance|service)|needs? further evaluation|marginal|serviceable|acceptable|deficient|defective|inspected|repair(?:s)? needed|monitor|maintenance|attention|healthy|safety (?:hazard|risk|concern))$/i;
+  /^(.{3,80}?)\s+(satisfactory|not rated|not inspected|not present|not applicable|needs? (?:evaluation|repair|attention|maintenance|service)|needs? further evaluation|marginal|serviceable|acceptable|deficient|defective|inspected|repair(?:s)? needed|monitor|maintenance|attention|healthy|safety (?:hazard|risk|concern)|new damage|no change|unchanged|worsened|degraded|damaged|missing)$/i;
 
 /**
  * An item's line: its name, then its rating ("Water Heater Needs Evaluation"). The name starts
@@ -300,6 +317,9 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
       .slice(0, labels[0]!.start)
       .replace(/\s*\d+\.\s*$/, '')
       .trim() || null;
+  // "… damage since check-in is present in 3 rooms: Bathroom 1 shows …": a colon inside a
+  // sentence, not a grid (whose lines name their subject in a few words).
+  if (subject && subject.split(/\s+/).length > 10 && !/[.!?]$/.test(subject)) return null;
   const pairs: string[] = [];
   labels.forEach((l, i) => {
     const label = line.slice(l.start, l.colon).trim();
@@ -381,6 +401,11 @@ export function factsOf(text: string, doc = 0): Fact[] {
   let item: string | null = null;
   let itemLabel: string | null = null;
   let itemRated = false;
+  // The card a run of `Label: value` lines is printed on: the item named (and rated) on the line
+  // above them ("Microwave NEW DAMAGE" over "Check-out note: Not working anymore").
+  let card: string | null = null;
+  // A sentence that introduces what follows it ("… the following materials:").
+  let lead: string | null = null;
   const push = (t: string, labelled: boolean, subject: string | null): void => {
     if (t.length < 4 || FURNITURE.test(t)) return;
     if (!labelled) block++;
@@ -390,6 +415,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // A line held to see what follows it: an item's rating, an item's text, or a line of its own.
   const pushHeld = (t: string): void => {
     const r = itemLine(t);
+    if (r) card = r[1]!.trim();
     if (r) push(`${r[1]!.trim()}: ${r[2]}`, true, heading);
     else if (item && itemLabel) pushItemText(t);
     else push(t, false, heading);
@@ -428,13 +454,21 @@ export function factsOf(text: string, doc = 0): Fact[] {
       if (row) push(row, true, heading);
       continue;
     }
-    if (inTable) block++;
+    if (inTable) {
+      block++;
+      card = null;
+    }
     inTable = false;
     header = null;
     labels = null;
     const isHeading = /^\s{0,3}#{1,6}\s/.test(raw);
-    const line = cleanText(raw);
-    if (!line) continue;
+    const cleaned = cleanText(raw);
+    if (!cleaned) continue;
+    // "The deck has been constructed from the following materials:" then the first item: one
+    // fact, for the sentence says nothing without it.
+    const line: string = lead && !isHeading ? `${lead} ${cleaned}` : cleaned;
+    if (lead && isHeading) push(lead, false, heading);
+    lead = null;
     // An item of an inspection app: its name (and rating) on a line, then "Observations:",
     // "Recommendations:" … each on its line with its text below. The text is said as the
     // item's ("Roof Covering Material & Condition: Metal."), its rating as a grid value is.
@@ -505,11 +539,13 @@ export function factsOf(text: string, doc = 0): Fact[] {
       pendingLabel = null;
       continue;
     }
-    if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
+    const held = pendingLabel && !pendingIsHeading ? pendingLabel : null;
+    if (held) pushHeld(held);
     pendingLabel = null;
     if (isHeading || labelLike(line)) {
       if (isHeading) {
         heading = line;
+        card = null;
         block++;
       }
       pendingLabel = line;
@@ -518,10 +554,18 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     const grid = line.length <= 2000 ? labelPairs(line) : null;
     if (grid) {
+      // A short line right above a card's first pairs names the card ("Water Heater").
+      if (held && card === null && !itemLine(held)) card = held;
+      const subject = grid.subject ?? card ?? heading;
       for (const pair of grid.pairs) {
-        if (pair.length <= MAX_FACT_CHARS) push(pair, true, grid.subject ?? heading);
-        else for (const s of splitSentences(pair)) push(s, false, grid.subject ?? heading);
+        if (pair.length <= MAX_FACT_CHARS) push(pair, true, subject);
+        else for (const s of splitSentences(pair)) push(s, false, subject);
       }
+      continue;
+    }
+    card = null;
+    if (/:$/.test(line) && line.split(/\s+/).length >= 5 && !isHeading) {
+      lead = line;
       continue;
     }
     let prior: string | null = null;
@@ -533,6 +577,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
   }
   if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
+  if (lead) push(lead, false, heading);
   return facts;
 }
 
@@ -552,15 +597,23 @@ interface Scored extends Fact {
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (droppedE(short, long)) return true;
   if (short.length < 3 || !long.startsWith(short)) return false;
   const suffix = long.slice(short.length);
   // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
   return /^(s|es|ed|d)$/.test(suffix) || (suffix === 'ing' && short.length <= 5);
 }
 
+/** "face" and "facing", "leave" and "leaving": a final e dropped before -ing. */
+function droppedE(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 4 && short.endsWith('e') && long === `${short.slice(0, -1)}ing`;
+}
+
 function termMatches(term: string, words: ReadonlySet<string>): boolean {
   if (words.has(term)) return true;
-  for (const w of words) if (sameWord(term, w)) return true;
+  // "reported" is asked, not "report": a word every report says matches only as itself.
+  for (const w of words) if (!STOPWORDS.has(w) && sameWord(term, w)) return true;
   return false;
 }
 
@@ -580,6 +633,16 @@ const MATERIAL_WORDS = new Set(
   ).split(' '),
 );
 
+/** A date: "19 July 2026", "May 28, 2026", "11-02-2026", "2026-02-11". */
+const DATE_VALUE =
+  /\b(\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2})\b/i;
+
+/** A year, as a when-question is answered ("prior to 1991", "built in 1969"). */
+const YEAR = /\b(1[89]|20)\d{2}\b/;
+
+/** An amount of money: "$99", "Rs. 1,75,93,200", "AED 5,900". */
+const CURRENCY = /[$€£₹¥]\s?\d|\b(rs|inr|usd|aed|eur|gbp|cad|aud|nzd|chf)\.?\s?\d/i;
+
 /** A value that is only a rating of a grid: it answers how a thing was found, not what it is. */
 const RATING_VALUE =
   /:\s*(serviceable|satisfactory|acceptable|marginal|poor|good|fair|review|comment|inspected|not inspected|not rated|not present|not applicable|not operated|needs? (?:further )?(?:evaluation|repair|attention|maintenance|service)|deficient|defective|monitor|maintenance|attention|healthy|repair|s|r|c|np|ni|no)[\s,.;]*$/i;
@@ -589,7 +652,7 @@ const CONDITION_QUESTION =
   /\b(condition|state|shape|rated|rating|satisfactory|serviceable|good|okay|ok|working|work|works|functional|functioning|inspected|problems?|issues?|wrong|defects?|damaged?|concerns?|repairs?|needs?)\b/i;
 
 /** Words that ask for a finding without naming what it is about. */
-const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found)$/;
+const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found|damages?)$/;
 
 /** A question that asks what to do about something. */
 const ADVICE_QUESTION =
@@ -637,7 +700,8 @@ export function focusTerms(query: string): string[] {
   }
   word = word.toLowerCase();
   // "What was found with …", "what is wrong with …": a finding is asked for.
-  if (/^(found|wrong|problems?|issues?|defects?|concerns?)$/.test(word)) return DEFECT_WORDS;
+  if (/^(found|wrong|problems?|issues?|defects?|concerns?|damages?)$/.test(word))
+    return DEFECT_WORDS;
   if (!word || STOPWORDS.has(word) || word === 'kind' || word === 'type' || word === 'sort')
     return [];
   return [word, ...(RELATED[word] ?? [])];
@@ -663,6 +727,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !FINDING_FRAME.test(t))
       : asked;
+  // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
+  // "Contract end: 19 April 2027"), whatever its label.
+  const when = /^\s*when\b/i.test(query);
+  if (when && !terms.includes('date')) terms.push('date');
+  // "How much does the verification cost?": an amount of money answers it.
+  const price =
+    /\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b|\b(cost|price|fee|charge) (of|for)\b/i.test(
+      query,
+    );
   // "How should the crack be repaired?": what the report recommends for it.
   const advice = ADVICE_QUESTION.test(query);
   // A rating answers a question about condition, and no other kind.
@@ -709,18 +782,28 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     let score = 0;
     let recommends = false;
     const matched: string[] = [];
+    let direct = false;
     for (const t of terms) {
       const w = weight.get(t)!;
       // In the fact or in the item it is filed under ("APPLIANCES \ Range"): the full weight;
       // a related word in it (gallons for size): 0.6; only in the section's title: 0.8 unmatched.
-      if (termMatches(t, words) || termMatches(t, subject)) {
+      if (
+        termMatches(t, words) ||
+        termMatches(t, subject) ||
+        (when && t === 'date' && (DATE_VALUE.test(f.text) || YEAR.test(f.text)))
+      ) {
         score += w;
         matched.push(t);
+        direct = true;
       } else if ((RELATED[t] ?? []).some((r) => termMatches(r, words))) {
-        score += (termMatches(t, title) ? 0.8 : 0.6) * w;
+        const titled = termMatches(t, title);
+        score += (titled ? 0.8 : 0.6) * w;
         matched.push(t);
-      } else if (termMatches(t, title)) score += 0.8 * w;
-      else if (context && termMatches(t, context)) score += 0.5 * w;
+        direct ||= titled;
+      } else if (termMatches(t, title)) {
+        score += 0.8 * w;
+        direct = true;
+      } else if (context && termMatches(t, context)) score += 0.5 * w;
       else if ((RELATED[t] ?? []).some((r) => termMatches(r, title) || termMatches(r, subject)))
         score += 0.5 * w;
     }
@@ -729,14 +812,25 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // filed elsewhere only mentions it.
     if (terms.some((t) => termMatches(t, subject))) score *= 1.2;
     if (matched.length === 0) score *= 0.3;
+    // Only a related word ("make" for brand, in "make up the shortfall"), and nothing asked in
+    // its section's title either: weaker than a word asked.
+    else if (!direct) score *= 0.7;
     if (quantity && /\d/.test(f.text)) score *= 1.3;
+    if (price) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
+    // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
+    if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
     if (kind && f.labelled) score *= 1.2;
     if (focus.length > 0) {
       // The answer names what is asked about ("capacity", "age"); a grid answers it in its
       // label: "Main panel capacity: 200 AMP".
-      if (focus.some((t) => termMatches(t, words))) {
+      if (focus.some((t) => termMatches(t, words)) || (when && DATE_VALUE.test(f.text))) {
         score *= 1.3;
-        if (label && focus.some((t) => termMatches(t, label))) score *= 1.5;
+        // When something happens is a date under a label naming it ("Contract end: …").
+        const labelNames =
+          label &&
+          (focus.some((t) => termMatches(t, label)) ||
+            (when && terms.some((t) => t !== 'date' && termMatches(t, label))));
+        if (labelNames) score *= 1.5;
       } else score *= 0.75;
       // A life expectancy is not an age.
       if (

@@ -30,7 +30,8 @@ export function fontHeadings(
     l.size >= bodySize * 1.2 - 0.01 &&
     l.text.length < MAX_HEADING_CHARS &&
     !/\.$/.test(l.text) &&
-    /\p{L}/u.test(l.text);
+    /\p{L}/u.test(l.text) &&
+    !inParagraph(lines, i);
   const marks: { at: number; span: number; size: number; page: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
@@ -63,6 +64,31 @@ export function fontHeadings(
     page: m.page,
     level: Math.min(6, sizes.indexOf(round(m.size)) + 1),
   }));
+}
+
+/** Words a line of prose has and a heading does not. */
+const PROSE_WORDS = 16;
+
+/**
+ * A line of a paragraph set in larger type (a summary, a cover note): one run of text, long,
+ * and with a line of its size right above or below it at the spacing of text, or simply too
+ * many words for a heading. Pure.
+ */
+export function inParagraph(lines: readonly Line[], i: number): boolean {
+  const line = lines[i] as Line;
+  // Prose runs across the column; a line in columns is a row of labels, not a paragraph.
+  if (line.segments.length > 1) return false;
+  if (line.text.split(' ').length > PROSE_WORDS) return true;
+  if (line.text.length < 60) return false;
+  return [lines[i - 1], lines[i + 1]].some(
+    (n) =>
+      n !== undefined &&
+      n.segments.length === 1 &&
+      n.page === line.page &&
+      round(n.size) === round(line.size) &&
+      Math.abs(n.y - line.y) <= 1.8 * line.size &&
+      n.text.length >= 30,
+  );
 }
 
 /** `Label: value` pairs in a line: a colon after a word, followed by a value. Pure. */

@@ -10,6 +10,7 @@ import type { PlacedFigure } from './figures.js';
 import { findGrids, findTables, keyValueLines } from './tables.js';
 import type { BodyStyle, GridRun } from './tables.js';
 import { attachCaptions } from './figures.js';
+import { unspaceLines, vocabularyOf } from './spacing.js';
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
@@ -196,7 +197,11 @@ export function linesToSections(
       } else {
         const gap = prev.y - line.y;
         const sameSize = Math.abs(prev.size - line.size) <= 0.1 * Math.max(prev.size, line.size);
-        continues = sameSize && gap > 0 && gap <= leading * 1.35;
+        // A sentence that runs on from one line to the next (no full stop, a lower-case start)
+        // goes on across wider spacing than the body's.
+        const runsOn =
+          !/[.!?:;]$/.test(prev.text) && /^\p{Ll}/u.test(line.text) && gap <= 2.2 * line.size;
+        continues = sameSize && gap > 0 && (gap <= leading * 1.35 || runsOn);
       }
       if (continues) {
         para.text = joinLines(para.text, line.text);
@@ -230,9 +235,11 @@ export interface PageText {
  * sizes), then paragraphs, tables and figures in their sections.
  */
 export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): RawSection[] {
-  const textPages = pages.map((p, i) =>
+  const spaced = pages.map((p, i) =>
     p.ocrMarkdown === undefined ? pageLines(i + 1, p.items) : [],
   );
+  const vocab = vocabularyOf(spaced.flat());
+  const textPages = spaced.map((lines) => unspaceLines(lines, vocab));
   const textBody = bodySizeOf(textPages.flat());
   const perPage = pages.map((p, i) =>
     p.ocrMarkdown === undefined

@@ -201,14 +201,14 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
     } else if (!emph.some(Boolean)) {
       if (!cols.every((c) => labels.has(c))) break;
       if (line.segments.some((s) => s.text.length > 80)) break;
-      // A wrapped value follows at the body's line spacing; text further down is not part of it.
-      if (valueLines === 1 && !sameRow(lines[j - 1] as Line, line, 1.6)) break;
       // A value wraps onto a second line in some columns only; a second full row (or a third
       // line) under one row of labels makes a table with a header row, not a grid.
       if (valueLines >= 2 || (valueLines === 1 && cols.length >= firstValueColumns)) {
         if (pairs.length === 0) return null;
         break;
       }
+      // A wrapped value follows at the body's line spacing; text further down is not part of it.
+      if (valueLines === 1 && !sameRow(lines[j - 1] as Line, line, 1.6)) break;
       if (valueLines === 0) firstValueColumns = cols.length;
       valueLines++;
       line.segments.forEach((s, k) => {
@@ -222,6 +222,18 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
     j--;
     labels.clear();
   }
+  // One row of labels over one row of values, and more rows in its columns below (in another
+  // type here and there): a table with a header row.
+  const below = lines[j];
+  if (
+    pairs.length === 0 &&
+    valueLines === 1 &&
+    below &&
+    below.segments.length >= 2 &&
+    sameRow(lines[j - 1] as Line, below, 3) &&
+    below.segments.every((s) => columnOf(s.x) >= 0)
+  )
+    return null;
   flush();
   if (pairs.length < 2) return null;
   return { start: i, end: j, page: head.page, pairs };
@@ -395,13 +407,200 @@ function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | nu
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Small labels over their values, and figures over their labels (report apps, cover pages)
+
+/** A label as report apps print it: a few words, no digits, not ending a sentence. */
+function labelLike(text: string): boolean {
+  return (
+    text.length <= 32 &&
+    text.split(' ').length <= 4 &&
+    /\p{L}{2}/u.test(text) &&
+    !/\d/.test(text) &&
+    !/[.:;!?,]$/.test(text)
+  );
+}
+
+function allCaps(text: string): boolean {
+  return text === text.toUpperCase() && /\p{Lu}/u.test(text);
+}
+
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'at', 'by', 'for', 'in', 'of', 'on', 'or', 'to']);
+
+/**
+ * A label printed in capitals as a reader writes it: "DATE OF INSPECTION" -> "Date of
+ * inspection"; short words that are not English small words keep their capitals ("REPORT ID").
+ * Labels not in capitals are kept. Pure.
+ */
+export function labelCase(text: string): string {
+  if (!allCaps(text)) return text;
+  const words = text.split(' ').map((w) => {
+    const lower = w.toLowerCase();
+    return w.length <= 2 && !SMALL_WORDS.has(lower) ? w : lower;
+  });
+  const first = words.join(' ');
+  return first.charAt(0).toUpperCase() + first.slice(1);
+}
+
+function styleOf(s: Segment, line: Line): string {
+  return `${s.font ?? ''}@${Math.round((s.size ?? line.size) * 2) / 2}`;
+}
+
+/** One style for every segment of the line ('' when they differ). */
+function lineStyle(line: Line): string {
+  const styles = new Set(line.segments.map((s) => styleOf(s, line)));
+  return styles.size === 1 ? ([...styles][0] as string) : '';
+}
+
+/** Whether segment `v` sits under (or over) `l`: flush left, centred on it, or inside its span. */
+function aligned(l: Segment, v: Segment, size: number): boolean {
+  const tol = Math.max(4, size * 0.9);
+  if (Math.abs(v.x - l.x) <= tol) return true;
+  if (Math.abs((v.x + v.end) / 2 - (l.x + l.end) / 2) <= tol) return true;
+  return v.x >= l.x - tol && v.end <= l.end + tol;
+}
+
+/** Pairs each segment of `values` with the one segment of `labels` it sits under, or null. */
+function columnPairs(labels: Line, values: Line): Map<number, string> | null {
+  const out = new Map<number, string>();
+  let last = -1;
+  for (const v of values.segments) {
+    const c = labels.segments.findIndex((l) => aligned(l, v, labels.size));
+    if (c <= last) return null;
+    out.set(c, v.text);
+    last = c;
+  }
+  return out.size > 0 ? out : null;
+}
+
+/**
+ * Labels in small type over their values in another type ("REPORT ID" over "SNF-CO-2026-27",
+ * "ANNUAL RENT" over "AED 118,000"), row after row and in one or more columns, each label with
+ * the value(s) under it; lines of a column beside may fall between the rows of another. Labels
+ * are set apart by their type (smaller than their values, or in capitals over values that are
+ * not) and are short and digit-free. Rows of values under one row of labels make a table with
+ * a header row, not a grid; a value line that runs on into a paragraph is a heading's text.
+ */
+function stackedLabels(lines: Line[], i: number): GridRun | null {
+  const head = lines[i] as Line;
+  const style = lineStyle(head);
+  if (head.fromOcr || style === '' || !head.segments.every((s) => labelLike(s.text))) return null;
+  const labelSize = head.segments[0]?.size ?? head.size;
+  type Label = { line: Line; segment: Segment; values: string[]; rows: Set<Line> };
+  const labels: Label[] = [];
+  let end = i;
+  let lastValueLine = i - 1;
+  for (let j = i; j < lines.length; j++) {
+    const line = lines[j] as Line;
+    if (j > i && !sameRow(lines[j - 1] as Line, line, 3)) break;
+    if (lineStyle(line) === style) {
+      if (!line.segments.every((s) => labelLike(s.text))) break;
+      for (const segment of line.segments)
+        labels.push({ line, segment, values: [], rows: new Set() });
+      continue;
+    }
+    const styles = line.segments.map((s) => styleOf(s, line));
+    if (styles.includes(style) || line.segments.some((s) => s.text.length > 80)) break;
+    // Values a little larger than their labels; a line far larger is a heading.
+    const bigger = line.segments.every(
+      (s) => (s.size ?? line.size) >= labelSize + 0.5 && (s.size ?? line.size) <= labelSize * 1.6,
+    );
+    const sameOrSmaller = line.segments.every((s) => (s.size ?? line.size) >= labelSize - 0.25);
+    const capitals =
+      sameOrSmaller &&
+      labels.every((l) => allCaps(l.segment.text)) &&
+      !line.segments.every((s) => allCaps(s.text) && labelLike(s.text));
+    if (!bigger && !capitals) break;
+    // Each value under the nearest label above it, in that label's column.
+    const owners = line.segments.map((v) => {
+      let best: Label | undefined;
+      for (const l of labels)
+        if (
+          l.line.y > line.y &&
+          aligned(l.segment, v, l.line.size) &&
+          (!best || l.line.y < best.line.y)
+        )
+          best = l;
+      return best;
+    });
+    if (owners.some((o) => o === undefined)) break;
+    // A value line that runs on into a paragraph is not a value.
+    const after = lines[j + 1];
+    if (
+      after &&
+      sameRow(line, after, 1.6) &&
+      after.segments.some((s) => styles.includes(styleOf(s, after))) &&
+      after.segments.some((s) => s.text.length >= 40)
+    )
+      break;
+    // A second full row under the same labels: a table's rows.
+    const full = owners.length >= 2;
+    if (
+      full &&
+      owners.some(
+        (o) =>
+          (o as Label).rows.size > 0 && [...(o as Label).rows].some((r) => r.segments.length >= 2),
+      )
+    )
+      return null;
+    owners.forEach((o, k) => {
+      (o as Label).values.push((line.segments[k] as Segment).text);
+      (o as Label).rows.add(line);
+    });
+    lastValueLine = j;
+    end = j + 1;
+  }
+  if (lastValueLine < i) return null;
+  // Rows further down under the same labels, in the values' type: a table with a header row.
+  const next = lines[end];
+  const lastRow = lines[lastValueLine] as Line;
+  if (
+    next &&
+    next.segments.length >= 2 &&
+    sameRow(lastRow, next, 4) &&
+    lineStyle(next) !== '' &&
+    lineStyle(next) === lineStyle(lastRow) &&
+    next.segments.every((v) => labels.some((l) => aligned(l.segment, v, l.line.size)))
+  )
+    return null;
+  const pairs = labels
+    .filter((l) => l.values.length > 0)
+    .map((l) => `${labelCase(cleanLabel(l.segment.text))}: ${l.values.join(' ')}`);
+  if (pairs.length === 0) return null;
+  return { start: i, end, page: head.page, pairs };
+}
+
+/**
+ * Figures over their labels, as on a cover page or a dashboard ("57 | Good | 2 yrs" in large
+ * type over "ROOF CONDITION INDEX | VISUAL CONDITION | REMAINING ROOF LIFE"): two or more short
+ * values, each centred over a label in capitals in much smaller type.
+ */
+function valueCards(lines: Line[], i: number): GridRun | null {
+  const values = lines[i] as Line;
+  const labels = lines[i + 1];
+  if (!labels || values.fromOcr || values.segments.length < 2 || !sameRow(values, labels, 3))
+    return null;
+  if (labels.segments.length !== values.segments.length) return null;
+  if (!labels.segments.every((s) => labelLike(s.text) && allCaps(s.text))) return null;
+  if (!values.segments.every((s) => s.text.split(' ').length <= 3)) return null;
+  if (!values.segments.every((s) => (s.size ?? values.size) >= labels.size * 1.5)) return null;
+  const columns = columnPairs(labels, values);
+  if (!columns || columns.size !== labels.segments.length) return null;
+  const pairs = labels.segments.map((l, c) => `${labelCase(l.text)}: ${columns.get(c) ?? ''}`);
+  return { start: i, end: i + 2, page: values.page, pairs };
+}
+
 /** Label/value grids and rating grids, in line order; their lines are neither headings nor tables. */
 export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
   const runs: GridRun[] = [];
   const legend = legendLookup(lines);
   for (let i = 0; i < lines.length; i++) {
     const run =
-      ratingGrid(lines, i, lines) ?? codedRows(lines, i, legend) ?? labelGrid(lines, i, body);
+      ratingGrid(lines, i, lines) ??
+      codedRows(lines, i, legend) ??
+      labelGrid(lines, i, body) ??
+      stackedLabels(lines, i) ??
+      valueCards(lines, i);
     if (run) {
       runs.push(run);
       i = run.end - 1;
