@@ -401,6 +401,58 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     expect(lines).toContain('Keys were returned.');
   });
 
+  it('starts a paragraph at each list item and at each `Label: value` line under another', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Property: Sample Commercial Complex, Block B', 40, 680),
+          item('Inspection Date: March 10, 2025', 40, 668),
+          item('Inspector: Sample Engineer', 40, 656),
+          item('- Active water seepage observed along the north wall', 40, 630),
+          item('- Efflorescence deposits visible at several places', 40, 618),
+        ],
+      },
+    ]);
+    expect(paragraphs(section?.markdown ?? '')).toEqual(
+      expect.arrayContaining([
+        'Property: Sample Commercial Complex, Block B',
+        'Inspection Date: March 10, 2025',
+        'Inspector: Sample Engineer',
+        '- Active water seepage observed along the north wall',
+        '- Efflorescence deposits visible at several places',
+      ]),
+    );
+  });
+
+  it('splits a table header whose titles ran together where the first row’s cells start', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Component', 100, 660, 8, 'bold'),
+          item('Min Temp (C) Max Temp (C)', 240, 660, 8, 'bold'),
+          item('Risk Level', 400, 660, 8, 'bold'),
+          item('Main Distribution Board', 100, 643, 7.5),
+          item('31.2', 240, 643, 7.5),
+          item('47.8', 294, 643, 7.5),
+          item('CRITICAL', 400, 643, 7.5),
+          item('Neutral Bus Bar', 100, 625, 7.5),
+          item('27.5', 240, 625, 7.5),
+          item('31.2', 294, 625, 7.5),
+          item('LOW', 400, 625, 7.5),
+        ],
+      },
+    ]);
+    expect(section?.tables[0]?.rows).toEqual([
+      ['Component', 'Min Temp (C)', 'Max Temp (C)', 'Risk Level'],
+      ['Main Distribution Board', '31.2', '47.8', 'CRITICAL'],
+      ['Neutral Bus Bar', '27.5', '31.2', 'LOW'],
+    ]);
+  });
+
   it('takes a paragraph set in larger type as text, not as headings', () => {
     const sentence =
       'Check-out inspection of the unit conducted in July with five rooms and ten photos recorded';

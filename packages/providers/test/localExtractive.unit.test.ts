@@ -439,6 +439,30 @@ describe('local answerer: forms, cards and tables of report apps', () => {
     expect(factsOf(summary).map((f) => f.labelled)).toEqual([false, false]);
   });
 
+  it('answers who with the person under the label of their role', () => {
+    expect(
+      first('Who did the thermal scan?', [
+        'Thermal Scan Date: March 10, 2025\n\nThermographer: Sample Person | Level II\n\nEquipment: FLIR E86 Thermal Camera',
+        'The thermal scan was conducted at midday for contrast.',
+      ]),
+    ).toContain('Thermographer: Sample Person');
+  });
+
+  it('answers about the thing a code names, and how much of something with a share', () => {
+    expect(
+      first('What did the scan find at the office O-3 window seal?', [
+        '- Office O-7 window seal: scan inconclusive due to external glare.',
+        '| Location | Issue |\n|---|---|\n| Office O-3 Window Seal | Cold infiltration / seal failure |',
+      ]),
+    ).toContain('Cold infiltration');
+    expect(
+      first('How much of the terrace waterproofing is damaged?', [
+        'Fig 4.1 - Waterproofing membrane bubbling, Roof Terrace Zone R2',
+        '- Waterproofing membrane bubbling and cracked across approximately 40% of terrace area.',
+      ]),
+    ).toContain('40%');
+  });
+
   it('does not answer with a blank of a form template', () => {
     expect(
       first('What is the guest impact?', [

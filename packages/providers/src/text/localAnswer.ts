@@ -122,6 +122,10 @@ const RELATED: Record<string, readonly string[]> = {
   urgent: ['urgency', 'priority', 'immediate', 'immediately'],
   left: ['remaining'],
   valid: ['validity', 'expires', 'expiry'],
+  hot: ['temperature', 'temp', 'deg', 'heat', 'hotspot'],
+  hottest: ['temperature', 'temp', 'hotspot', 'highest', 'max'],
+  cold: ['temperature', 'temp', 'deg'],
+  warm: ['temperature', 'temp', 'deg'],
   start: ['commence', 'commencement', 'begin'],
   begin: ['commence', 'start'],
   soon: ['within', 'days', 'weeks'],
@@ -618,7 +622,7 @@ function termMatches(term: string, words: ReadonlySet<string>): boolean {
 }
 
 const QUANTITY_QUESTION =
-  /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
+  /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
 const KIND_QUESTION =
   /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
 
@@ -637,8 +641,16 @@ const MATERIAL_WORDS = new Set(
 const DATE_VALUE =
   /\b(\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2})\b/i;
 
+/** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
+const PERSON_LABEL =
+  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant)s?\b/i;
+
 /** A year, as a when-question is answered ("prior to 1991", "built in 1969"). */
 const YEAR = /\b(1[89]|20)\d{2}\b/;
+
+/** A number that only names a figure, table or place ("Fig 4.1", "Zone R2"): no quantity. */
+const REFERENCE =
+  /\b(fig(ure)?|table|photo(graph)?|image|section|page|item|zone|appendix|column|circuit)\.?\s*[\p{L}\d.-]*\d[\p{L}\d.-]*/giu;
 
 /** An amount of money: "$99", "Rs. 1,75,93,200", "AED 5,900". */
 const CURRENCY = /[$€£₹¥]\s?\d|\b(rs|inr|usd|aed|eur|gbp|cad|aud|nzd|chf)\.?\s?\d/i;
@@ -667,7 +679,7 @@ const FINDING_LABEL =
   /^(the )?(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/i;
 
 const FOCUS =
-  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
+  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
   /^(of|for|in|on|at|to|with|by|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
@@ -731,6 +743,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "Contract end: 19 April 2027"), whatever its label.
   const when = /^\s*when\b/i.test(query);
   if (when && !terms.includes('date')) terms.push('date');
+  // "Who did the thermal scan?": a person, under the label of their role ("Thermographer: …").
+  const who = /^\s*who\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
+  if (who && !terms.includes('who')) terms.push('who');
   // "How much does the verification cost?": an amount of money answers it.
   const price =
     /\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b|\b(cost|price|fee|charge) (of|for)\b/i.test(
@@ -759,6 +774,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
   const quantity = QUANTITY_QUESTION.test(query);
+  const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
+  // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
+  const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({
+    same: new RegExp(`\\b${m[1]!}-?${m[2]!}\\b`, 'i'),
+    kind: new RegExp(`\\b${m[1]!}-?\\d`, 'i'),
+  }));
   const kind = KIND_QUESTION.test(query);
   const material =
     /\b(made of|made from|covered (with|in)|covering|material|materials|built of|built from|constructed of|cladding|what kind of|what type of)\b/i.test(
@@ -790,7 +811,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       if (
         termMatches(t, words) ||
         termMatches(t, subject) ||
-        (when && t === 'date' && (DATE_VALUE.test(f.text) || YEAR.test(f.text)))
+        (when && t === 'date' && (DATE_VALUE.test(f.text) || YEAR.test(f.text))) ||
+        (who && t === 'who' && f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? ''))
       ) {
         score += w;
         matched.push(t);
@@ -815,8 +837,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // Only a related word ("make" for brand, in "make up the shortfall"), and nothing asked in
     // its section's title either: weaker than a word asked.
     else if (!direct) score *= 0.7;
-    if (quantity && /\d/.test(f.text)) score *= 1.3;
+    if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) score *= 1.3;
+    // "How much of the terrace …": a share.
+    if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
     if (price) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
+    if (codes.length > 0) {
+      if (codes.some((c) => c.same.test(f.text))) score *= 1.5;
+      else if (codes.some((c) => c.kind.test(f.text))) score *= 0.5;
+    }
+    // Who: the person named under their role answers; a fact naming no one does not.
+    if (who) score *= matched.includes('who') ? 1.6 : 0.8;
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
     if (kind && f.labelled) score *= 1.2;

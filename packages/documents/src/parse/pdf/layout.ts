@@ -39,6 +39,11 @@ export function typicalLeading(lines: Line[], bodySize: number): number {
   return best;
 }
 
+/** A list item's marker at the start of a line. */
+const BULLET = /^(?:[-–•●▪◦■*]|\d{1,2}[.)])\s+\S/u;
+/** A line that starts with a label and its colon ("Inspection Date: March 10, 2025"). */
+const LABEL_START = /^\p{Lu}[\p{L}\p{N} /&().'-]{0,40}:\s+\S/u;
+
 export function joinLines(a: string, b: string): string {
   // "well-" + "kept": keep the hyphen, add no space (never delete characters we cannot be sure of).
   if (/\p{L}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a + b;
@@ -201,7 +206,10 @@ export function linesToSections(
         // goes on across wider spacing than the body's.
         const runsOn =
           !/[.!?:;]$/.test(prev.text) && /^\p{Ll}/u.test(line.text) && gap <= 2.2 * line.size;
-        continues = sameSize && gap > 0 && (gap <= leading * 1.35 || runsOn);
+        // A list item, or a `Label: value` line under another, starts a paragraph of its own.
+        const starts =
+          BULLET.test(line.text) || (LABEL_START.test(line.text) && LABEL_START.test(prev.text));
+        continues = sameSize && gap > 0 && (gap <= leading * 1.35 || runsOn) && !starts;
       }
       if (continues) {
         para.text = joinLines(para.text, line.text);

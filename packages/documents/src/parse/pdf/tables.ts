@@ -20,11 +20,16 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
   const runs: TableRun[] = [];
   let i = 0;
   while (i < lines.length) {
-    const first = lines[i] as Line;
+    let first = lines[i] as Line;
     if (!isBody(i) || first.segments.length < 2) {
       i++;
       continue;
     }
+    // A header whose titles ran together ("Min Temp (C) Max Temp (C)") is split where the
+    // first row's cells start.
+    const second = lines[i + 1];
+    if (second && isBody(i + 1) && second.segments.length > first.segments.length)
+      first = splitLabelRow(first, second);
     const cols = first.segments;
     const tol = first.size * 0.6;
     const columnOf = (s: Segment): number => {
