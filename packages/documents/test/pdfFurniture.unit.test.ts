@@ -34,6 +34,24 @@ describe('page furniture', () => {
     );
   });
 
+  it('drops a footer whose one cell differs on a page, and knows roman page numbers', () => {
+    const heights = [842, 842, 842, 842];
+    const cells = (page: number, last: string): Line => {
+      const texts = ['ACME PROPERTIES', 'www.acme.example', last];
+      const segments = texts.map((text, k) => ({ x: 30 + k * 200, end: 150 + k * 200, text }));
+      return { page, y: 20, x: 30, end: 550, size: 7, text: texts.join(' '), segments };
+    };
+    const pages = heights.map((_, i) => [
+      line(i + 1, 400, `Body text of page ${i + 1}`),
+      cells(i + 1, i === 3 ? '19 July 2026 · Page 4 of 4' : `SHA-256: d1ce · Page ${i + 1} of 4`),
+    ]);
+    expect(removeRunningLines(pages, heights).map((p) => p.map((l) => l.text))).toEqual(
+      heights.map((_, i) => [`Body text of page ${i + 1}`]),
+    );
+    expect(isPageNumber('iv')).toBe(true);
+    expect(isPageNumber('C')).toBe(false);
+  });
+
   it('keeps text that repeats in the body, away from the edges', () => {
     const heights = [842, 842, 842];
     const pages = heights.map((h, i) => [line(i + 1, 400, 'Condition: Serviceable')]);

@@ -10,27 +10,55 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
   if (pages.length < 3) return pages;
   // The edge it runs along, digits and spaces ignored: "Pa g e |2" and "P a g e |3" are the same
   // footer, on a portrait page and on a landscape one. Null: not near an edge.
+  // Page numbers in roman numerals (front matter: "Building Diagnostic Robotics i") count as
+  // numbers too.
+  const shape = (text: string): string =>
+    text
+      .replace(/\d+/g, '#')
+      .replace(/(^|\s)[ivxlc]{1,6}$/i, '$1#')
+      .replace(/\s+/g, '')
+      .toLowerCase();
+  const edgeOf = (l: Line, h: number): string | null =>
+    l.y > h * 0.88 ? 'top' : l.y < h * 0.12 ? 'bottom' : null;
   const key = (l: Line, h: number): string | null => {
-    const edge = l.y > h * 0.88 ? 'top' : l.y < h * 0.12 ? 'bottom' : null;
-    return edge && `${edge}|${l.text.replace(/\d+/g, '#').replace(/\s+/g, '').toLowerCase()}`;
+    const edge = edgeOf(l, h);
+    return edge && `${edge}|${shape(l.text)}`;
+  };
+  const segmentKeys = (l: Line, h: number): string[] => {
+    const edge = edgeOf(l, h);
+    return edge ? l.segments.map((s) => `${edge}|${shape(s.text)}`) : [];
   };
   const counts = new Map<string, number>();
+  const segmentCounts = new Map<string, number>();
   pages.forEach((lines, i) => {
     const h = heights[i] ?? 842;
     const seen = new Set<string>();
+    const seenSegments = new Set<string>();
     for (const l of lines) {
       const k = key(l, h);
       if (k) seen.add(k);
+      for (const sk of segmentKeys(l, h)) seenSegments.add(sk);
     }
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
+    for (const k of seenSegments) segmentCounts.set(k, (segmentCounts.get(k) ?? 0) + 1);
   });
   const threshold = Math.max(3, Math.ceil(pages.length / 2));
   const running = new Set([...counts].filter(([, n]) => n >= threshold).map(([k]) => k));
   if (running.size === 0) return pages;
+  // A footer that differs on one page in one cell ("… 19 July 2026 · Page 14 of 14" where the
+  // others say "… SHA-256: d1ce… · Page 3 of 14"): two or more of its cells, and most of them,
+  // run on the other pages.
+  const runningCell = (k: string): boolean => (segmentCounts.get(k) ?? 0) >= threshold;
+  const mostlyRunning = (l: Line, h: number): boolean => {
+    const keys = segmentKeys(l, h);
+    const n = keys.filter(runningCell).length;
+    return n >= 2 && n * 2 > keys.length;
+  };
   return pages.map((lines, i) =>
     lines.filter((l) => {
-      const k = key(l, heights[i] ?? 842);
-      return k === null || !running.has(k);
+      const h = heights[i] ?? 842;
+      const k = key(l, h);
+      return k === null || (!running.has(k) && !mostlyRunning(l, h));
     }),
   );
 }
@@ -43,7 +71,8 @@ const PAGE_NUMBER =
   /^(?:page\s*)?[-–—]?\s*\d{1,4}\s*(?:(?:of|\/)\s*\d{1,4})?\s*[-–—]?(?:\s*page\s*\d{1,4}\s*of\s*\d{1,4})*$/i;
 
 export function isPageNumber(text: string): boolean {
-  return PAGE_NUMBER.test(text.trim());
+  // Front matter is numbered in lower-case roman numerals ("i", "iv"); capitals are codes.
+  return PAGE_NUMBER.test(text.trim()) || /^[ivxlc]{1,6}$/.test(text.trim());
 }
 
 function withoutSegments(line: Line, drop: (i: number) => boolean): Line | null {
