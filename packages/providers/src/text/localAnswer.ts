@@ -408,6 +408,9 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // The card a run of `Label: value` lines is printed on: the item named (and rated) on the line
   // above them ("Microwave NEW DAMAGE" over "Check-out note: Not working anymore").
   let card: string | null = null;
+  // The subject a grid line named, for the `Label: value` lines under it; the grid's last fact.
+  let gridSubject: string | null = null;
+  let lastGridFact = -1;
   // A sentence that introduces what follows it ("… the following materials:").
   let lead: string | null = null;
   const push = (t: string, labelled: boolean, subject: string | null): void => {
@@ -461,6 +464,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     if (inTable) {
       block++;
       card = null;
+      gridSubject = null;
     }
     inTable = false;
     header = null;
@@ -506,6 +510,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       item = null;
       itemLabel = null;
       heading = line.replace(/^[^\p{L}\p{N}]+/u, '').replace(/\s*:$/, '');
+      gridSubject = null;
       block++;
       continue;
     }
@@ -550,6 +555,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       if (isHeading) {
         heading = line;
         card = null;
+        gridSubject = null;
         block++;
       }
       pendingLabel = line;
@@ -558,16 +564,35 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     const grid = line.length <= 2000 ? labelPairs(line) : null;
     if (grid) {
-      // A short line right above a card's first pairs names the card ("Water Heater").
-      if (held && card === null && !itemLine(held)) card = held;
-      const subject = grid.subject ?? card ?? heading;
+      // "EXHAUST FANS \ Range hood Condition: Parts damaged", then "Location: Kitchen" and
+      // "Condition: Venting poor" on lines of their own: the lines go on with that subject,
+      // and a detail ("Location: …") stays with the finding above it.
+      if (grid.subject) gridSubject = grid.subject;
+      // A short line right above a card's first pairs names it ("APPLIANCES \ Range" over
+      // "Condition: hot surface light always on"), unless it repeats the value above it.
+      const previous = facts.at(-2)?.text ?? '';
+      if (held && card === null && !itemLine(held) && !previous.endsWith(held)) card = held;
+      const subject = grid.subject ?? card ?? gridSubject ?? heading;
       for (const pair of grid.pairs) {
+        const last = facts.at(-1);
+        const detail = DETAIL_LABEL.test(pair.slice(0, pair.indexOf(':')).trim());
+        if (
+          detail &&
+          last &&
+          facts.length - 1 === lastGridFact &&
+          `${last.text}; ${pair}`.length <= MAX_FACT_CHARS
+        ) {
+          last.text = `${last.text}; ${pair}`;
+          continue;
+        }
         if (pair.length <= MAX_FACT_CHARS) push(pair, true, subject);
         else for (const s of splitSentences(pair)) push(s, false, subject);
       }
+      lastGridFact = facts.length - 1;
       continue;
     }
     card = null;
+    gridSubject = null;
     if (/:$/.test(line) && line.split(/\s+/).length >= 5 && !isHeading) {
       lead = line;
       continue;
@@ -735,10 +760,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   if (asked.length === 0)
     asked = [...new Set(foldWords(query).filter((w) => REPORT_WORDS.has(w) || w === frame))];
   const framing = asked.filter((t) => FINDING_FRAME.test(t));
-  const terms =
+  // "Who made the furnace?": made frames the question; the furnace is what it is about.
+  const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
+  const terms = (
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !FINDING_FRAME.test(t))
-      : asked;
+      : asked
+  ).filter(
+    (t, _, all) => !(madeBy && all.length > 1 && /^(made|manufactured|makes|built)$/.test(t)),
+  );
   // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
   // "Contract end: 19 April 2027"), whatever its label.
   const when = /^\s*when\b/i.test(query);
@@ -850,6 +880,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
     if (kind && f.labelled) score *= 1.2;
+    // What kind of thing it is is not what is wrong with it ("Defect: the rubber boot …").
+    if (kind && f.labelled && FINDING_LABEL.test(f.text.split(':')[0]!.trim())) score *= 0.7;
     if (focus.length > 0) {
       // The answer names what is asked about ("capacity", "age"); a grid answers it in its
       // label: "Main panel capacity: 200 AMP".
