@@ -39,8 +39,11 @@ export function typicalLeading(lines: Line[], bodySize: number): number {
   return best;
 }
 
-/** A list item's marker at the start of a line. */
-const BULLET = /^(?:[-–•●▪◦■*]|\d{1,2}[.)])\s+\S/u;
+/**
+ * A list item's marker at the start of a line. Numbered lines are left to run on: reports set
+ * a finding's number before its text, under the line naming what it is about.
+ */
+const BULLET = /^[-–•●▪◦■*]\s+\S/u;
 /** A line that starts with a label and its colon ("Inspection Date: March 10, 2025"). */
 const LABEL_START = /^\p{Lu}[\p{L}\p{N} /&().'-]{0,40}:\s+\S/u;
 
@@ -206,7 +209,7 @@ export function linesToSections(
         // goes on across wider spacing than the body's.
         const runsOn =
           !/[.!?:;]$/.test(prev.text) && /^\p{Ll}/u.test(line.text) && gap <= 2.2 * line.size;
-        // A list item, or a `Label: value` line under another, starts a paragraph of its own.
+        // A bulleted item, or a `Label: value` line under another, starts a paragraph of its own.
         const starts =
           BULLET.test(line.text) || (LABEL_START.test(line.text) && LABEL_START.test(prev.text));
         continues = sameSize && gap > 0 && (gap <= leading * 1.35 || runsOn) && !starts;
