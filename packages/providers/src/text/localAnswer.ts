@@ -422,9 +422,10 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // A line held to see what follows it: an item's rating, an item's text, or a line of its own.
   const pushHeld = (t: string): void => {
     const r = itemLine(t);
-    if (r) card = r[1]!.trim();
-    if (r) push(`${r[1]!.trim()}: ${r[2]}`, true, heading);
-    else if (item && itemLabel) pushItemText(t);
+    if (r) {
+      card = r[1]!.trim();
+      push(`${card}: ${r[2]}`, true, heading);
+    } else if (item && itemLabel) pushItemText(t);
     else push(t, false, heading);
   };
   // Text under an item's label alone: the item's value, or what is recommended for it.
@@ -438,6 +439,9 @@ export function factsOf(text: string, doc = 0): Fact[] {
     const cells = tableCells(raw);
     if (cells) {
       pendingLabel = null;
+      // A sentence introducing a table is said on its own; the table's rows are its facts.
+      if (lead) push(lead, false, heading);
+      lead = null;
       if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) continue; // the rule under a header
       if (labelRow(cells)) {
         // A grid set as a table: rows of labels, each over a row of values.
