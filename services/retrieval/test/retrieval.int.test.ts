@@ -687,6 +687,17 @@ describe('the retrieval log, written behind the reply', () => {
     await writer.close();
   });
 
+  it('counts the rows of a write under way as not yet written', async () => {
+    const writer = new RetrievalLogWriter(db.pool, logger, { delayMs: 1000 });
+    for (const q of ['under way', 'also under way']) writer.add(entry(q));
+    const writing = writer.flush();
+    // The INSERT has its rows and has not answered: they are not written yet.
+    expect(writer.queued).toBe(2);
+    await writing;
+    expect(writer.queued).toBe(0);
+    await writer.close();
+  });
+
   it('writes what is left when it closes, and counts the rows it has to give up', async () => {
     const writer = new RetrievalLogWriter(db.pool, logger, { delayMs: 60_000 });
     const kept = entry('written at close');

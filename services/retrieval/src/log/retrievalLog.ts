@@ -122,6 +122,8 @@ export class RetrievalLogWriter {
   private readonly queue: RetrievalLogEntry[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<boolean> | null = null;
+  /** Rows of the INSERT under way (out of `queue`, not yet written). */
+  private inFlight = 0;
   private lastDropWarning = -Infinity;
   private readonly options: RetrievalLogWriterOptions;
 
@@ -133,9 +135,9 @@ export class RetrievalLogWriter {
     this.options = { ...DEFAULT_OPTIONS, ...options };
   }
 
-  /** Rows answered but not yet written. */
+  /** Rows answered but not yet written: queued, or in the INSERT under way. */
   get queued(): number {
-    return this.queue.length;
+    return this.queue.length + this.inFlight;
   }
 
   add(entry: RetrievalLogEntry): void {
@@ -190,12 +192,15 @@ export class RetrievalLogWriter {
     if (this.writing) return this.writing;
     const rows = this.queue.splice(0, BATCH_ROWS);
     if (rows.length === 0) return true;
+    this.inFlight = rows.length;
     this.writing = insertRetrievalLogs(this.pool, rows).then(
       () => {
+        this.inFlight = 0;
         retrievalLogWrites.inc({ result: 'ok' });
         return true;
       },
       (error: unknown) => {
+        this.inFlight = 0;
         retrievalLogWrites.inc({ result: 'failed' });
         this.logger.warn(
           { err: (error as Error).message, rows: rows.length },
