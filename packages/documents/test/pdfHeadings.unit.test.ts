@@ -1,16 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { fontHeadings, labelValuePairs } from '../src/parse/pdf/headings.js';
+import { fontHeadings, labelValuePairs, pageBodySizes } from '../src/parse/pdf/headings.js';
+import { buildLine } from '../src/parse/pdf/lines.js';
 import type { Line } from '../src/parse/pdf/lines.js';
 
-const line = (text: string, size: number, y: number): Line => ({
-  page: 1,
+const line = (text: string, size: number, y: number, page = 1, font = 'body'): Line => ({
+  page,
   y,
   x: 50,
   end: 50 + text.length * size * 0.5,
   size,
   text,
   segments: [],
+  font,
 });
+
+const TERMS =
+  'The Service Provider will perform the Services with the skill and care reasonably expected.';
+
+/** A letter in 10 pt (its headings bold, at 10 pt) before pages of terms in 8 pt. */
+function letterThenTerms(): Line[] {
+  const lines: Line[] = [];
+  let y = 760;
+  const add = (text: string, size: number, page: number, font = 'body', gap = 1.3): void => {
+    y -= gap * size;
+    lines.push(line(text, size, y, page, font));
+  };
+  add('Dear client', 10, 1);
+  add('ABOUT US', 10, 1, 'bold', 2.6);
+  for (let k = 0; k < 4; k++)
+    add('We hold memberships with the institute of building surveyors.', 10, 1);
+  add('Fee proposal for the following services:', 10, 1);
+  add('Investigation and report fixed fee of three thousand dollars', 10, 1);
+  add('Deposit', 10, 1, 'bold', 2.6);
+  for (let k = 0; k < 4; k++) add('A deposit of half the fee is required upon signing.', 10, 1);
+  y = 760;
+  for (const page of [2, 3]) {
+    y = 760;
+    add('1. SERVICE PROVIDER’S OBLIGATIONS', 8, page, 'bold');
+    for (let k = 0; k < 30; k++) add(TERMS, 8, page);
+    add('2. HEALTH AND SAFETY', 8, page, 'bold');
+    for (let k = 0; k < 30; k++) add(TERMS, 8, page);
+  }
+  return lines;
+}
 
 describe('headings by font size', () => {
   it('count the label/value pairs of a line', () => {
@@ -32,5 +64,61 @@ describe('headings by font size', () => {
       ['Home Inspection Report', 1],
       ['Chapter 3: Roof', 2],
     ]);
+  });
+
+  it('read a page set in larger type than the rest of the document as body, not headings', () => {
+    const lines = letterThenTerms();
+    expect(pageBodySizes(lines)).toEqual(
+      new Map([
+        [1, 10],
+        [2, 8],
+        [3, 8],
+      ]),
+    );
+    const names = fontHeadings(lines, 8, new Set(), 'body').map((h) => h.name);
+    expect(names).not.toContain('Fee proposal for the following services:');
+    expect(names).not.toContain('Investigation and report fixed fee of three thousand dollars');
+  });
+
+  it('find headings set in the body size in another face when no heading is larger', () => {
+    const names = fontHeadings(letterThenTerms(), 8, new Set(), 'body').map((h) => [
+      h.name,
+      h.page,
+    ]);
+    expect(names).toEqual([
+      ['ABOUT US', 1],
+      ['Deposit', 1],
+      ['1. SERVICE PROVIDER’S OBLIGATIONS', 2],
+      ['2. HEALTH AND SAFETY', 2],
+      ['1. SERVICE PROVIDER’S OBLIGATIONS', 3],
+      ['2. HEALTH AND SAFETY', 3],
+    ]);
+  });
+
+  it('leave words in another face as body where the document marks headings by size', () => {
+    const lines = [
+      line('Electrical', 14, 760),
+      line('DISTRIBUTION SYSTEM \\ Outlets', 10, 730, 1, 'bold'),
+      line('Some outlets are loose in their boxes and should be secured.', 10, 717),
+      line('The panel is labelled and its breakers are sized for their wires.', 10, 704),
+    ];
+    expect(fontHeadings(lines, 10, new Set(), 'body').map((h) => h.name)).toEqual(['Electrical']);
+  });
+});
+
+describe('lines', () => {
+  it('keep a bullet set apart by a tab with its text', () => {
+    const item = (str: string, x: number) => ({
+      str,
+      x,
+      y: 700,
+      width: str.length * 5,
+      size: 10,
+      font: 'f',
+    });
+    const bulleted = buildLine(1, [item('•', 72), item('No allowance for planning services', 99)]);
+    expect(bulleted.segments.map((s) => s.text)).toEqual(['• No allowance for planning services']);
+    const columns = buildLine(1, [item('Fixed', 72), item('$3,000.00', 140)]);
+    expect(columns.segments.map((s) => s.text)).toEqual(['Fixed', '$3,000.00']);
   });
 });

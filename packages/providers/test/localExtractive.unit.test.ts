@@ -471,4 +471,33 @@ describe('local answerer: forms, cards and tables of report apps', () => {
       ]),
     ).toContain('MODERATE-HIGH');
   });
+
+  it('matches a word and its -ies plural, and an acronym of the words asked', () => {
+    expect(
+      first('What is the maximum liability?', [
+        'The Service Provider accepts no responsibility or liability for costs arising from errors.',
+        'The maximum aggregate amount payable in respect of claims, damages, liabilities or expenses shall be five times the fee, with a maximum limit of $500,000.',
+      ]),
+    ).toContain('$500,000');
+    expect(
+      first('What is the air quality index?', [
+        'Air quality is acceptable; sensitive groups may notice minor effects.',
+        'Dining / retail: 77 | Parks: 16 | 51 Moderate US AQI',
+      ]),
+    ).toContain('51 Moderate US AQI');
+  });
+
+  it('answers with the section the question names', () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: 'Recommendation',
+        text: 'Proceed with Conditions. Further due diligence on tenant renewal is advised.',
+      },
+      { ref: 'C2', title: 'Market Context', text: 'Office vacancy is running 22-26%.' },
+    ];
+    const answer = localAnswer(docs, 'What is the recommendation?');
+    expect(answer).not.toContain('does not say');
+    expect(answer).toContain('Proceed with Conditions');
+  });
 });

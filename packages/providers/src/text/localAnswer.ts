@@ -624,6 +624,11 @@ interface Scored extends Fact {
   matched: string[];
   /** A recommendation, for a question that asks what to do: it need not repeat the question. */
   recommends: boolean;
+  /**
+   * Filed under a section named by what is asked ("Recommendation" for "What is the
+   * recommendation?"): it answers though it does not repeat the question.
+   */
+  named: boolean;
 }
 
 /** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
@@ -631,6 +636,9 @@ function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   if (droppedE(short, long)) return true;
+  // "liability" and "liabilities", "property" and "properties".
+  if (short.length >= 4 && short.endsWith('y') && /^(ies|ied)$/.test(long.slice(short.length - 1)))
+    return long.startsWith(short.slice(0, -1));
   if (short.length < 3 || !long.startsWith(short)) return false;
   const suffix = long.slice(short.length);
   // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
@@ -641,6 +649,24 @@ function sameWord(a: string, b: string): boolean {
 function droppedE(a: string, b: string): boolean {
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   return short.length >= 4 && short.endsWith('e') && long === `${short.slice(0, -1)}ing`;
+}
+
+/**
+ * A fact's words with the question's words an acronym in it stands for: "US AQI" says "air
+ * quality index", "GFCI" says "ground fault circuit interrupter" when they are asked in that
+ * order. An acronym is written in capitals ("Ltd" is no "long take delivered"). Pure.
+ */
+function withAcronyms(words: Set<string>, text: string, terms: readonly string[]): Set<string> {
+  for (let n = 3; n <= 4; n++) {
+    for (let i = 0; i + n <= terms.length; i++) {
+      const run = terms.slice(i, i + n);
+      const acronym = run.map((t) => t[0]).join('');
+      if (!words.has(acronym) || STOPWORDS.has(acronym)) continue;
+      if (new RegExp(`\\b${acronym.toUpperCase()}\\b`).test(text))
+        for (const t of run) words.add(t);
+    }
+  }
+  return words;
 }
 
 function termMatches(term: string, words: ReadonlySet<string>): boolean {
@@ -792,7 +818,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const ratingAnswers = CONDITION_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
-  const factWords = facts.map((f) => new Set(foldWords(f.text)));
+  const factWords = facts.map((f) => withAcronyms(new Set(foldWords(f.text)), f.text, terms));
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
   // furnace its grid names in "Heating system type: Furnace".
   const blockWords = new Map<string, Set<string>>();
@@ -804,6 +830,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     blockWords.set(key, set);
   });
   const titleWords = documents.map((d) => foldWords(d.title));
+  const sectionNamedBy = titleWords.map((words) => {
+    const named = words.filter((w) => !STOPWORDS.has(w) && !/^\d/.test(w));
+    return named.length > 0 && named.every((w) => terms.some((t) => sameWord(t, w)));
+  });
   const df = (t: string): number => factWords.filter((w) => termMatches(t, w)).length;
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
@@ -827,6 +857,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   return facts.map((f, i) => {
     const words = factWords[i]!;
     const title = new Set(titleWords[f.doc]!);
+    const namedBy = sectionNamedBy[f.doc]!;
     const subject = new Set(foldWords(f.subject ?? ''));
     const label = f.labelled ? new Set(foldWords(f.text.split(':')[0] ?? '')) : null;
     const context = f.labelled
@@ -948,6 +979,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       // What to do is said under a recommendation, or as an instruction ("Seal the crack").
       recommends =
         /recommend|should|advis/i.test(`${f.subject ?? ''} ${f.text.split(':')[0]}`) ||
+        /^(recommendations?|advice)$/i.test(documents[f.doc]!.title.trim()) ||
         /^(the )?(recommendations?|advice|action)\b/i.test(f.text) ||
         INSTRUCTION.test(f.text);
       score *= recommends ? 1.5 : 0.4;
@@ -960,7 +992,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // What was said before about the report counts less than the report itself.
     if (documents[f.doc]?.memory) score *= 0.8;
     if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
-    return { ...f, score, coverage, matched, weights: weight, recommends };
+    return { ...f, score, coverage, matched, weights: weight, recommends, named: namedBy };
   });
 }
 
@@ -1045,7 +1077,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     .sort((a, b) => b.score - a.score || a.doc - b.doc || a.index - b.index);
   const best = scored[0];
   const lead = 'The report does not say. Nothing in it answers this question directly.';
-  if (!best || best.matched.length === 0) return lead;
+  if (!best || (best.matched.length === 0 && !best.named)) return lead;
   const chosen: Scored[] = [best];
   for (const f of scored.slice(1)) {
     if (chosen.length >= MAX_FACTS || f.score < FURTHER_SHARE * best.score) break;

@@ -17,17 +17,24 @@ export const MAX_HEADING_CHARS = 120;
 
 /**
  * Font-size headings: a short line (< 120 characters, not ending with a period, with a letter)
- * at least 1.2 times the body size. Levels follow the distinct heading sizes, largest = 1.
+ * at least 1.2 times the body size, and of its own page's body size where that page is set in
+ * larger type than the rest (a letter in 10 pt before terms and conditions in 8 pt: its text is
+ * body, not a run of headings). Levels follow the distinct heading sizes, largest = 1.
  * Consecutive heading lines of one size close together are one (wrapped) heading.
  */
 export function fontHeadings(
   lines: Line[],
   bodySize: number,
   exclude: ReadonlySet<number> = new Set(),
+  bodyFont = '',
 ): HeadingMark[] {
+  // Only a page whose body would be headings by the document's size has a body of its own.
+  const pageBody = new Map(
+    [...pageBodySizes(lines)].filter(([, size]) => size >= bodySize * 1.2 - 0.01),
+  );
   const isHeading = (l: Line, i: number): boolean =>
     !exclude.has(i) &&
-    l.size >= bodySize * 1.2 - 0.01 &&
+    l.size >= Math.max(bodySize, pageBody.get(l.page) ?? 0) * 1.2 - 0.01 &&
     l.text.length < MAX_HEADING_CHARS &&
     !/\.$/.test(l.text) &&
     /\p{L}/u.test(l.text) &&
@@ -57,13 +64,98 @@ export function fontHeadings(
   // labels and values, not a heading: its lines stay body text, where they can be found.
   const headings = marks.filter((m) => labelValuePairs(m.name) < 2);
   const sizes = [...new Set(headings.map((m) => round(m.size)))].sort((a, b) => b - a);
-  return headings.map((m) => ({
+  const sized = headings.map((m) => ({
     at: m.at,
     span: m.span,
     name: m.name,
     page: m.page,
     level: Math.min(6, sizes.indexOf(round(m.size)) + 1),
   }));
+  // A document that marks its headings by size sets other words in bold for emphasis (an
+  // item's name above its finding); one that never does marks them by face alone.
+  if (sized.length > 0) return sized;
+  const styled = styledHeadings(lines, bodySize, pageBody, bodyFont, exclude).map((i) => {
+    const line = lines[i] as Line;
+    return {
+      at: i,
+      span: 1,
+      name: line.text,
+      page: line.page,
+      level: Math.min(6, sizes.length + 1),
+    };
+  });
+  return styled;
+}
+
+/** Words a heading set in the body's size and another face has at most. */
+const STYLED_WORDS = 8;
+
+/**
+ * Headings set in the body's size but another face (bold): a short line wholly in a font
+ * that is not the body's, standing on its own (space above it, or in capitals: "2. HEALTH AND
+ * SAFETY") with body text right below it. Word documents mark their headings this way. Pure.
+ */
+export function styledHeadings(
+  lines: readonly Line[],
+  bodySize: number,
+  pageBody: ReadonlyMap<number, number>,
+  bodyFont: string,
+  exclude: ReadonlySet<number>,
+): number[] {
+  if (!bodyFont) return [];
+  const out: number[] = [];
+  lines.forEach((line, i) => {
+    const size = pageBody.get(line.page) ?? bodySize;
+    if (exclude.has(i) || !line.font || line.font === bodyFont) return;
+    if (round(line.size) !== round(size)) return;
+    if (line.segments.some((s) => s.font !== undefined && s.font !== line.font)) return;
+    const text = line.text;
+    if (text.length > 60 || text.split(' ').length > STYLED_WORDS || !/\p{L}/u.test(text)) return;
+    if (/[,;:]$/.test(text) || labelValuePairs(text) > 0 || /^[-–•●▪◦■*]/u.test(text)) return;
+    const next = lines[i + 1];
+    if (
+      !next ||
+      next.page !== line.page ||
+      next.font !== bodyFont ||
+      line.y - next.y <= 0 ||
+      line.y - next.y > 2.2 * line.size ||
+      next.text.length < 20
+    )
+      return;
+    const prev = lines[i - 1];
+    const spaced = !prev || prev.page !== line.page || prev.y - line.y >= 1.6 * line.size;
+    const capitals = /\p{Lu}{2}/u.test(text) && !/\p{Ll}/u.test(text);
+    if (spaced || capitals) out.push(i);
+  });
+  return out;
+}
+
+/** Lines of one size a page needs before that size counts as its body type. */
+const PAGE_BODY_LINES = 8;
+
+/**
+ * Each page's body size, where the page has one of its own: the size of most of its
+ * characters, set in at least 8 lines. A page of a few large lines (a cover) has none. Pure.
+ */
+export function pageBodySizes(lines: readonly Line[]): Map<number, number> {
+  const byPage = new Map<number, Map<number, { chars: number; lines: number }>>();
+  const totals = new Map<number, number>();
+  for (const l of lines) {
+    const sizes = byPage.get(l.page) ?? new Map<number, { chars: number; lines: number }>();
+    const at = sizes.get(round(l.size)) ?? { chars: 0, lines: 0 };
+    at.chars += l.text.length;
+    at.lines++;
+    sizes.set(round(l.size), at);
+    byPage.set(l.page, sizes);
+    totals.set(l.page, (totals.get(l.page) ?? 0) + l.text.length);
+  }
+  const out = new Map<number, number>();
+  for (const [page, sizes] of byPage) {
+    const [size, most] = [...sizes].sort((a, b) => b[1].chars - a[1].chars)[0]!;
+    if (most.lines >= PAGE_BODY_LINES && most.chars * 2 >= (totals.get(page) ?? 0))
+      out.set(page, size);
+  }
+  return out;
 }
 
 /** Words a line of prose has and a heading does not. */

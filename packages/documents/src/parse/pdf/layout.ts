@@ -280,7 +280,7 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
   });
   return linesToSections(
     lines,
-    outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize, gridLine),
+    outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize, gridLine, body.font),
     bodySize,
     figuresAt,
     grids,

@@ -111,6 +111,8 @@ export const SEGMENT_GAP = 1.5;
 /** A gap this many font sizes wide is a space between words. */
 export const SPACE_GAP = 0.15;
 
+const BULLET_ONLY = /^\s*[•●▪◦■►▸➢-]\s*$/u;
+
 export function buildLine(page: number, items: Item[]): Line {
   items.sort((p, q) => p.x - q.x);
   const size = dominantSize(items);
@@ -125,7 +127,10 @@ export function buildLine(page: number, items: Item[]): Line {
     lineFonts.set(it.font, (lineFonts.get(it.font) ?? 0) + text.length);
     addWords(words, it, text, it.x - prevEnd > SPACE_GAP * it.size);
     prevEnd = Math.max(prevEnd, it.x + it.width);
-    if (seg === null || it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size)) {
+    // A bullet set apart from its text by a tab ("•    No allowance for …") starts the text,
+    // not a column of its own.
+    const bulletOnly = segments.length === 1 && seg !== null && BULLET_ONLY.test(seg.text);
+    if (seg === null || (!bulletOnly && it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size))) {
       seg = { x: it.x, end: it.x + it.width, text, size: it.size, y: it.y };
       segments.push(seg);
       segFonts.push(new Map([[it.font, text.length]]));
@@ -133,7 +138,7 @@ export function buildLine(page: number, items: Item[]): Line {
     }
     const gap = it.x - seg.end;
     const needsSpace =
-      gap > SPACE_GAP * it.size && !seg.text.endsWith(' ') && !text.startsWith(' ');
+      (bulletOnly || gap > SPACE_GAP * it.size) && !seg.text.endsWith(' ') && !text.startsWith(' ');
     seg.text += (needsSpace ? ' ' : '') + text;
     seg.end = Math.max(seg.end, it.x + it.width);
     seg.size = Math.max(seg.size ?? 0, it.size);
