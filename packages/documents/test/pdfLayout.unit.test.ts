@@ -193,6 +193,44 @@ describe('PDF layout analysis: rated rows without a header line', () => {
   });
 });
 
+describe('PDF layout analysis: cells wrapped over several lines', () => {
+  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
+    str,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+  });
+  const row = (cells: string[], y: number): RawTextItem[] =>
+    cells.flatMap((c, k) => (c === '' ? [] : [item(c, 56 + k * 170, y)]));
+
+  it('joins a wrapped cell into one, leaving rows that start a new item as rows', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          ...row(['Factor', 'Health impact', 'Value impact'], 740),
+          ...row(['Landslide', 'Low: no direct', 'Moderate: slope'], 726),
+          ...row(['', 'health exposure.', 'failure can damage'], 714),
+          ...row(['', '', 'hillside homes.'], 702),
+          ...row(['Noise', 'Low: chronic noise.', 'Moderate.'], 688),
+          ...row(['', 'Sleep is affected.', ''], 676),
+        ],
+      },
+    ]);
+    expect(sections[0]?.tables[0]?.rows).toEqual([
+      ['Factor', 'Health impact', 'Value impact'],
+      [
+        'Landslide',
+        'Low: no direct health exposure.',
+        'Moderate: slope failure can damage hillside homes.',
+      ],
+      ['Noise', 'Low: chronic noise.', 'Moderate.'],
+    ]);
+    // A new sentence on a line of its own is not the cell above going on.
+    expect(sections[0]?.markdown).toContain('Sleep is affected.');
+  });
+});
+
 describe('PDF layout analysis: sidebars', () => {
   const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
     str,

@@ -17,9 +17,9 @@ export const MAX_HEADING_CHARS = 120;
 
 /**
  * Font-size headings: a short line (< 120 characters, not ending with a period, with a letter)
- * at least 1.2 times the body size, and of its own page's body size where that page is set in
- * larger type than the rest (a letter in 10 pt before terms and conditions in 8 pt: its text is
- * body, not a run of headings). Levels follow the distinct heading sizes, largest = 1.
+ * at least 1.2 times the body size, and not in its own page's body size where that page is set
+ * in larger type than the rest (a letter in 10 pt before terms and conditions in 8 pt: its
+ * text is body, not a run of headings). Levels follow the distinct heading sizes, largest = 1.
  * Consecutive heading lines of one size close together are one (wrapped) heading.
  */
 export function fontHeadings(
@@ -34,10 +34,12 @@ export function fontHeadings(
   );
   const isHeading = (l: Line, i: number): boolean =>
     !exclude.has(i) &&
-    l.size >= Math.max(bodySize, pageBody.get(l.page) ?? 0) * 1.2 - 0.01 &&
+    l.size >= bodySize * 1.2 - 0.01 &&
+    round(l.size) !== pageBody.get(l.page) &&
     l.text.length < MAX_HEADING_CHARS &&
     !/\.$/.test(l.text) &&
     /\p{L}/u.test(l.text) &&
+    !numeric(l.text) &&
     !inParagraph(lines, i);
   const marks: { at: number; span: number; size: number; page: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -72,19 +74,22 @@ export function fontHeadings(
     level: Math.min(6, sizes.indexOf(round(m.size)) + 1),
   }));
   // A document that marks its headings by size sets other words in bold for emphasis (an
-  // item's name above its finding); one that never does marks them by face alone.
-  if (sized.length > 0) return sized;
-  const styled = styledHeadings(lines, bodySize, pageBody, bodyFont, exclude).map((i) => {
-    const line = lines[i] as Line;
-    return {
-      at: i,
-      span: 1,
-      name: line.text,
-      page: line.page,
-      level: Math.min(6, sizes.length + 1),
-    };
-  });
-  return styled;
+  // item's name above its finding); one that never does marks them by face alone, and so does
+  // a page set in larger type, whose headings cannot be larger than the rest by much.
+  const taken = new Set(sized.flatMap((m) => Array.from({ length: m.span }, (_, k) => m.at + k)));
+  const styled = styledHeadings(lines, bodySize, pageBody, bodyFont, exclude)
+    .filter((i) => !taken.has(i) && (sized.length === 0 || pageBody.has((lines[i] as Line).page)))
+    .map((i) => {
+      const line = lines[i] as Line;
+      return {
+        at: i,
+        span: 1,
+        name: line.text,
+        page: line.page,
+        level: Math.min(6, sizes.length + 1),
+      };
+    });
+  return [...sized, ...styled].sort((a, b) => a.at - b.at);
 }
 
 /** Words a heading set in the body's size and another face has at most. */
@@ -119,7 +124,9 @@ export function styledHeadings(
       next.font !== bodyFont ||
       line.y - next.y <= 0 ||
       line.y - next.y > 2.2 * line.size ||
-      next.text.length < 20
+      next.text.length < 20 ||
+      // A table's header row over its rows.
+      (line.segments.length > 1 && next.segments.length > 1)
     )
       return;
     const prev = lines[i - 1];
@@ -130,12 +137,24 @@ export function styledHeadings(
   return out;
 }
 
-/** Lines of one size a page needs before that size counts as its body type. */
+/**
+ * A line mostly of figures ("ZIP 94063 - 37.48655, -122.22929 - 8/2/2026 - 46 factors",
+ * "86 F 6 mph NW 29%") is data set large, not a heading: it stays text, where it is found. Pure.
+ */
+export function numeric(text: string): boolean {
+  const digits = text.replace(/\D/g, '').length;
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  return digits >= 4 && digits >= 0.4 * (digits + letters);
+}
+
+/** Lines of prose of one size a page needs before that size counts as its body type. */
 const PAGE_BODY_LINES = 8;
 
 /**
  * Each page's body size, where the page has one of its own: the size of most of its
- * characters, set in at least 8 lines. A page of a few large lines (a cover) has none. Pure.
+ * characters, set in at least 8 lines of prose (one run across the column, 40 characters or
+ * more). A page of a few large lines (a cover) or of a grid of labels has none of its own; a
+ * short page after one that has takes that page's where it has prose of that size. Pure.
  */
 export function pageBodySizes(lines: readonly Line[]): Map<number, number> {
   const byPage = new Map<number, Map<number, { chars: number; lines: number }>>();
@@ -144,16 +163,21 @@ export function pageBodySizes(lines: readonly Line[]): Map<number, number> {
     const sizes = byPage.get(l.page) ?? new Map<number, { chars: number; lines: number }>();
     const at = sizes.get(round(l.size)) ?? { chars: 0, lines: 0 };
     at.chars += l.text.length;
-    at.lines++;
+    if (l.segments.length <= 1 && l.text.length >= 40) at.lines++;
     sizes.set(round(l.size), at);
     byPage.set(l.page, sizes);
     totals.set(l.page, (totals.get(l.page) ?? 0) + l.text.length);
   }
   const out = new Map<number, number>();
-  for (const [page, sizes] of byPage) {
-    const [size, most] = [...sizes].sort((a, b) => b[1].chars - a[1].chars)[0]!;
-    if (most.lines >= PAGE_BODY_LINES && most.chars * 2 >= (totals.get(page) ?? 0))
-      out.set(page, size);
+  // A short page (a signature page after a letter) goes on in the type of the page before.
+  let before: number | undefined;
+  for (const page of [...byPage.keys()].sort((a, b) => a - b)) {
+    const [size, most] = [...byPage.get(page)!].sort((a, b) => b[1].chars - a[1].chars)[0]!;
+    if (most.lines >= PAGE_BODY_LINES && most.chars * 2 >= (totals.get(page) ?? 0)) before = size;
+    else if (most.lines >= PAGE_BODY_LINES) before = undefined;
+    // It goes on only where it has prose of that size.
+    if (before !== undefined && (byPage.get(page)!.get(before)?.lines ?? 0) > 0)
+      out.set(page, before);
   }
   return out;
 }

@@ -45,7 +45,7 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     let j = i + 1;
     for (; j < lines.length; j++) {
       const line = lines[j] as Line;
-      if (!isBody(j) || line.segments.length < 2) break;
+      if (!isBody(j) || line.segments.length === 0) break;
       const prev = lines[j - 1] as Line;
       if (line.page === prev.page && prev.y - line.y > 3 * line.size) break;
       const row: string[] = cols.map(() => '');
@@ -61,6 +61,15 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
         last = c;
       }
       if (!ok) break;
+      const above = rows[rows.length - 1] as string[];
+      if (rows.length > 1 && continues(above, row)) {
+        row.forEach((cell, c) => {
+          if (cell !== '') above[c] = `${above[c]} ${cell}`;
+        });
+        continue;
+      }
+      // One run of text that goes on no cell ends the table.
+      if (line.segments.length < 2) break;
       rows.push(row);
     }
     const cells = rows.flat().filter((c) => c !== '');
@@ -73,6 +82,20 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     }
   }
   return runs;
+}
+
+/**
+ * A row that only goes on with the text of the row above: nothing in its first column, and
+ * each of its cells under a cell of that row whose sentence has not ended ("verify before
+ * relying on" under "Moderate: Map/source screening estimate,"). Pure.
+ */
+export function continues(above: readonly string[], row: readonly string[]): boolean {
+  if (row[0] !== '' || row.every((c) => c === '')) return false;
+  return row.every((cell, c) => {
+    if (cell === '') return true;
+    const prev = above[c] ?? '';
+    return prev !== '' && !/[.!?)]$/.test(prev) && /^[\p{Ll}\d(]/u.test(cell);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
