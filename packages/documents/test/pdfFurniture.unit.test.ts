@@ -34,6 +34,30 @@ describe('page furniture', () => {
     );
   });
 
+  it('drops the footer of a two-page document, and a page-numbered one found on two pages of six', () => {
+    const two = [1, 2].map((n) => [
+      line(n, 400, `Findings of page ${n}`),
+      line(n, 40, 'The index is an underwriting support tool; decisions need further diligence.'),
+    ]);
+    expect(removeRunningLines(two, [842, 842]).map((p) => p.map((l) => l.text))).toEqual([
+      ['Findings of page 1'],
+      ['Findings of page 2'],
+    ]);
+    const six = [1, 2, 3, 4, 5, 6].map((n) => [
+      line(n, 400, `Terms of page ${n}`),
+      ...(n === 2 || n === 3 ? [line(n, 40, `Job No. 25009 4 Elliot St P a g e | ${n}`)] : []),
+      ...(n === 4 || n === 5 ? [line(n, 40, 'Signed for the client')] : []),
+    ]);
+    expect(removeRunningLines(six, Array(6).fill(842)).map((p) => p.map((l) => l.text))).toEqual([
+      ['Terms of page 1'],
+      ['Terms of page 2'],
+      ['Terms of page 3'],
+      ['Terms of page 4', 'Signed for the client'],
+      ['Terms of page 5', 'Signed for the client'],
+      ['Terms of page 6'],
+    ]);
+  });
+
   it('drops a footer whose one cell differs on a page, and knows roman page numbers', () => {
     const heights = [842, 842, 842, 842];
     const cells = (page: number, last: string): Line => {

@@ -500,4 +500,42 @@ describe('local answerer: forms, cards and tables of report apps', () => {
     expect(answer).not.toContain('does not say');
     expect(answer).toContain('Proceed with Conditions');
   });
+
+  it('answers a score with a figure', () => {
+    expect(
+      first('What compliance score did the site get?', [
+        'Business Unit: Demo Logistics | Site / Area: Central Warehouse',
+        'Inspection completed with 70% compliance (needs improvement), 12 findings, and 13 actions.',
+        'Checklist purpose, progress, score and findings are summarised below.',
+      ]),
+    ).toContain('70% compliance');
+  });
+
+  it('does not answer what kind with a value that says nothing is there', () => {
+    const docs: ContextDocument[] = [
+      {
+        ref: 'C1',
+        title: 'Hot Water System',
+        text: 'We have inspected the hot water system for visible issues only.\n\nType of hot water system: Electric cylinder, Mains pressure, 180\n\nLocation: Laundry\n\nOther Systems\n\nThese systems have not been tested for their operation.\n\nsystems\n\nSolar heating: N/A\n\nShading systems: N/A\n\nOther systems: None noted',
+      },
+      {
+        ref: 'C2',
+        title: 'Plumbing',
+        text: 'Hot and cold water pressure was adequate at the taps.',
+      },
+      {
+        ref: 'C3',
+        title: 'Bathroom',
+        text: 'Hot water reached the shower quickly.\n\nHot tap drips.',
+      },
+      { ref: 'C4', title: 'Kitchen', text: 'Hot water at the sink.\n\nWater filter fitted.' },
+    ];
+    const answer = localAnswer(docs, 'What kind of hot water system is there?');
+    expect(answer.split('\n')[0]).toContain('Electric cylinder');
+    expect(answer).not.toContain('N/A');
+    // Whether there is one is answered by it.
+    expect(
+      first('Is there a sump pump?', ['Sump pump: None', 'The basement floor is dry.']),
+    ).toContain('Sump pump: None');
+  });
 });

@@ -676,6 +676,13 @@ function termMatches(term: string, words: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** A value that says nothing is there: "N/A", "None noted", "Not applicable". */
+const NO_VALUE =
+  /^\s*(n\/?a|none( noted| observed| present)?|not applicable|not present|nil|-+)\.?\s*$/i;
+
+/** A score as reports give one: a percentage, a figure with decimals, or points out of a total. */
+const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
+
 const QUANTITY_QUESTION =
   /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
 const KIND_QUESTION =
@@ -802,6 +809,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
   // "Contract end: 19 April 2027"), whatever its label.
   const when = /^\s*when\b/i.test(query);
+  // "What compliance score did the site get?": a score is a figure ("70% compliance", "8.1",
+  // "4/5"), whatever word stands beside it.
+  const scoreTerm = terms.find((t) => /^(score|scored|scores)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
   // "Who did the thermal scan?": a person, under the label of their role ("Thermographer: …").
   const who = /^\s*who\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
@@ -877,6 +887,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         termMatches(t, words) ||
         termMatches(t, subject) ||
         (when && t === 'date' && (DATE_VALUE.test(f.text) || YEAR.test(f.text))) ||
+        (t === scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) ||
         (who && t === 'who' && f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? ''))
       ) {
         score += w;
@@ -967,6 +978,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         (w) => !STOPWORDS.has(w),
       );
       if (value.length > 0 && value.every((w) => terms.some((t) => termMatches(t, new Set([w])))))
+        score *= 0.5;
+      // "Shading systems: N/A" says what is not there, which answers "is there …?" and not
+      // what kind, how big or when.
+      else if (
+        NO_VALUE.test(f.text.slice(f.text.indexOf(':') + 1)) &&
+        (kind || material || quantity || focus.length > 0)
+      )
         score *= 0.5;
       // A short value under a label the question names: "cooktop: Dacor".
       else if (value.length <= 6 && matched.some((t) => termMatches(t, label))) score *= 1.25;

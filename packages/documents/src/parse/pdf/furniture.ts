@@ -4,10 +4,11 @@ import type { Line } from './lines.js';
 
 /**
  * Running headers and footers: the same text (digits ignored) at the same height on at least
- * half of the pages (and at least 3), near the top or bottom of the page.
+ * half of the pages (and at least 3; both of two), near the top or bottom of the page; one that
+ * numbers its page ("Job No. 25009 … P a g e | 3") on two pages or more.
  */
 export function removeRunningLines(pages: Line[][], heights: number[]): Line[][] {
-  if (pages.length < 3) return pages;
+  if (pages.length < 2) return pages;
   // The edge it runs along, digits and spaces ignored: "Pa g e |2" and "P a g e |3" are the same
   // footer, on a portrait page and on a landscape one. Null: not near an edge.
   // Page numbers in roman numerals (front matter: "Building Diagnostic Robotics i") count as
@@ -42,8 +43,12 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
     for (const k of seenSegments) segmentCounts.set(k, (segmentCounts.get(k) ?? 0) + 1);
   });
-  const threshold = Math.max(3, Math.ceil(pages.length / 2));
-  const running = new Set([...counts].filter(([, n]) => n >= threshold).map(([k]) => k));
+  // Of two pages, a line on both at the same edge is the document's, not either page's.
+  const threshold = pages.length === 2 ? 2 : Math.max(3, Math.ceil(pages.length / 2));
+  const numbered = (k: string): boolean => /page\W{0,2}#/.test(k);
+  const running = new Set(
+    [...counts].filter(([k, n]) => n >= (numbered(k) ? 2 : threshold)).map(([k]) => k),
+  );
   if (running.size === 0) return pages;
   // A footer that differs on one page in one cell ("… 19 July 2026 · Page 14 of 14" where the
   // others say "… SHA-256: d1ce… · Page 3 of 14"): two or more of its cells, and most of them,
@@ -141,7 +146,8 @@ export function removePageFurniture(
       for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
     });
   }
-  const threshold = Math.max(3, Math.ceil(pages.length / 2));
+  // Of two pages, a line on both at the same edge is the document's, not either page's.
+  const threshold = pages.length === 2 ? 2 : Math.max(3, Math.ceil(pages.length / 2));
   return pages.map((lines, i) =>
     lines.flatMap((l) => {
       const kept = withoutSegments(l, (k) => {
