@@ -45,7 +45,7 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     let j = i + 1;
     for (; j < lines.length; j++) {
       const line = lines[j] as Line;
-      if (!isBody(j) || line.segments.length === 0) break;
+      if (!isBody(j) || line.segments.length < 2) break;
       const prev = lines[j - 1] as Line;
       if (line.page === prev.page && prev.y - line.y > 3 * line.size) break;
       const row: string[] = cols.map(() => '');
@@ -68,8 +68,6 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
         });
         continue;
       }
-      // One run of text that goes on no cell ends the table.
-      if (line.segments.length < 2) break;
       rows.push(row);
     }
     const cells = rows.flat().filter((c) => c !== '');
