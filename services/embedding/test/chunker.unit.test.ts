@@ -33,6 +33,8 @@ describe('chunkSections', () => {
         content: 'The roof is sound.',
         content_tokens: countTokens('The roof is sound.'),
         order_in_doc: 0,
+        page_start: null,
+        page_end: null,
       },
     ]);
   });
@@ -125,6 +127,27 @@ describe('chunkDocument', () => {
         'Device: Main Panel Location Device: Panel Capacity: Basement 200 AMP\n\nBranch Wiring: Copper',
     });
     expect(chunks[1]!.heading_path).toBe('Report > 9: Roof');
+  });
+
+  it("cites the pages a merged chunk's text comes from, not only its section's", () => {
+    const paged = (s: SectionText, page: number, end = page): SectionText => ({
+      ...s,
+      page_start: page,
+      page_end: end,
+    });
+    const chunks = chunkDocument({
+      title: 'Report',
+      sections: [
+        paged(at(1, 'r', 'Address Report', 'Lot 12, Elm Road.'), 1),
+        paged(at(2, 's', 'Summary', 'Flood zone X.'), 2),
+        paged(at(2, 'n', 'Snapshot', 'Parks: 16'), 2, 3),
+        paged(at(1, 'p', 'Property', paragraph(60, 'fault')), 4),
+      ],
+    });
+    expect(chunks.map((c) => [c.section_id, c.page_start, c.page_end])).toEqual([
+      ['r', 1, 3],
+      ['p', 4, 4],
+    ]);
   });
 
   it('keeps a section with enough text of its own as its own chunk', () => {

@@ -9,6 +9,9 @@ export interface SectionText {
   markdown: string;
   /** Heading level, 1 = top; 0 for the untitled content before the first heading. */
   level: number;
+  /** 1-based pages the section spans (PDF), null where the format has none. */
+  page_start?: number | null;
+  page_end?: number | null;
 }
 
 /** A table of the target, as the parse stage stored it (its markdown also sits in its section's). */
@@ -49,6 +52,12 @@ export interface ChunkDraft {
   content: string;
   content_tokens: number;
   order_in_doc: number;
+  /**
+   * The pages its text comes from: a short section's text joined to its parent's chunk brings
+   * its own pages (a child on page 2 under a parent on page 1: pages 1-2). Null: unknown.
+   */
+  page_start: number | null;
+  page_end: number | null;
 }
 
 export interface ChunkingOptions {
@@ -167,10 +176,36 @@ function tablePieces(markdown: string, targetTokens: number): string[] {
   return out;
 }
 
+/** Text of a group with the pages it comes from. */
+interface Part {
+  text: string;
+  pages: Pages;
+}
+
+interface Pages {
+  start: number | null;
+  end: number | null;
+}
+
 interface Group {
   section: SectionText;
   path: string;
-  parts: string[];
+  parts: Part[];
+}
+
+function pagesOf(section: SectionText): Pages {
+  const start = section.page_start ?? null;
+  return { start, end: section.page_end ?? start };
+}
+
+/** The pages of several pieces together: the first to the last. */
+function spanOf(all: readonly Pages[]): Pages {
+  const starts = all.map((p) => p.start).filter((n): n is number => n !== null);
+  const ends = all.map((p) => p.end ?? p.start).filter((n): n is number => n !== null);
+  return {
+    start: starts.length ? Math.min(...starts) : null,
+    end: ends.length ? Math.max(...ends) : null,
+  };
 }
 
 /** The heading path: the title, then each heading, without a heading that repeats the one above. */
@@ -221,6 +256,7 @@ export function chunkDocument(
     content: string,
     type: ChunkContentType,
     ids: { table_id?: string; figure_id?: string } = {},
+    pages: Pages = pagesOf(section),
   ) => {
     const text = content.trim();
     if (!text) return;
@@ -235,6 +271,8 @@ export function chunkDocument(
       content: text,
       content_tokens: countTokens(text),
       order_in_doc: chunks.length,
+      page_start: pages.start,
+      page_end: pages.end,
     });
   };
 
@@ -249,20 +287,25 @@ export function chunkDocument(
     open = null;
   };
   const emitText = (group: Group) => {
-    const parts = group.parts.flatMap((p) => pieces(p, opts.maxTokens));
+    const parts = group.parts.flatMap((p) =>
+      pieces(p.text, opts.maxTokens).map((text) => ({ text, pages: p.pages })),
+    );
     let buffer = '';
     let bufferTokens = 0;
+    let bufferPages: Pages[] = [];
     for (const part of parts) {
-      const tokens = countTokens(part);
+      const tokens = countTokens(part.text);
       if (bufferTokens > 0 && bufferTokens + tokens > opts.targetTokens && !endsWithLabel(buffer)) {
-        push(group.section, group.path, buffer, 'text');
+        push(group.section, group.path, buffer, 'text', {}, spanOf(bufferPages));
         buffer = '';
         bufferTokens = 0;
+        bufferPages = [];
       }
-      buffer = buffer ? `${buffer}\n\n${part}` : part;
+      buffer = buffer ? `${buffer}\n\n${part.text}` : part.text;
       bufferTokens += tokens;
+      bufferPages.push(part.pages);
     }
-    push(group.section, group.path, buffer, 'text');
+    push(group.section, group.path, buffer, 'text', {}, spanOf(bufferPages));
   };
 
   for (const section of doc.sections) {
@@ -279,7 +322,7 @@ export function chunkDocument(
     if (parent && parent === open && countTokens(text) < opts.minSectionTokens) {
       group = parent;
       const line = asLabelled(section.section_name, text);
-      if (line) group.parts.push(line);
+      if (line) group.parts.push({ text: line, pages: pagesOf(section) });
     } else {
       flush();
       // A short section whose parent's chunks are already written stands alone, labelled.
@@ -287,7 +330,9 @@ export function chunkDocument(
       group = {
         section,
         path,
-        parts: text ? [own ? asLabelled(section.section_name, text) : text] : [],
+        parts: text
+          ? [{ text: own ? asLabelled(section.section_name, text) : text, pages: pagesOf(section) }]
+          : [],
       };
       open = group;
     }
@@ -305,8 +350,16 @@ export function chunkDocument(
         .join('\n');
       if (!content) continue;
       const where = figure.page_number ? `Figure, page ${figure.page_number}` : 'Figure';
+      const page = figure.page_number;
       pending.push(() =>
-        push(section, path, `${where}: ${content}`, 'figure', { figure_id: figure.id }),
+        push(
+          section,
+          path,
+          `${where}: ${content}`,
+          'figure',
+          { figure_id: figure.id },
+          page ? { start: page, end: page } : pagesOf(section),
+        ),
       );
     }
     if (level > 0) stack.push({ level, name: section.section_name, group });

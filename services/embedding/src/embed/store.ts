@@ -40,7 +40,7 @@ export async function loadDocumentText(
   const [title, sections, tables, figures] = await Promise.all([
     pool.query<{ title: string | null }>(titleQuery, [targetId]),
     pool.query<SectionText>(
-      `SELECT id, section_name, section_slug, markdown, level FROM sections
+      `SELECT id, section_name, section_slug, markdown, level, page_start, page_end FROM sections
         WHERE target_id = $1 ORDER BY order_in_doc`,
       [targetId],
     ),
@@ -112,7 +112,7 @@ export async function replaceChunks(
     chunks.slice(i, i + INSERT_BATCH).forEach((c, j) => {
       const vector = vectors[i + j];
       const p = values.length;
-      tuples.push(`(${Array.from({ length: 20 }, (_, k) => `$${p + k + 1}`).join(',')})`);
+      tuples.push(`(${Array.from({ length: 22 }, (_, k) => `$${p + k + 1}`).join(',')})`);
       values.push(
         ids[i + j],
         target.tenant_id,
@@ -134,12 +134,14 @@ export async function replaceChunks(
         c.table_id,
         c.figure_id,
         c.heading_path || null,
+        c.page_start,
+        c.page_end,
       );
     });
     await client.query(
       `INSERT INTO chunks (id, tenant_id, report_id, attachment_id, target_id, section_id, source_type, section_name,
              section_slug, attachment_filename, source_label, content, content_tokens, order_in_doc, embedding, embedding_model,
-             content_type, table_id, figure_id, heading_path)
+             content_type, table_id, figure_id, heading_path, page_start, page_end)
            VALUES ${tuples.join(',')}`,
       values,
     );

@@ -9,13 +9,14 @@ export type ChunkRow = Omit<
 
 /**
  * The columns of a ChunkRow, over `chunks c LEFT JOIN sections s LEFT JOIN figures f` (a figure
- * chunk's page is its figure's, any other chunk's its section's pages).
+ * chunk's page is its figure's; any other chunk's the pages its text comes from, written with
+ * it (migration 0084), else, for chunks written before, its section's pages).
  */
 export const CHUNK_COLUMNS = `c.id, c.report_id, c.section_id, c.attachment_id, c.figure_id, c.table_id,
        c.content_type, c.source_type, c.section_name, c.section_slug, c.attachment_filename,
        c.source_label, c.content, c.content_tokens, c.order_in_doc,
-       COALESCE(f.page_number, s.page_start) AS page_start,
-       COALESCE(f.page_number, s.page_end, s.page_start) AS page_end, c.embedding_type`;
+       COALESCE(f.page_number, c.page_start, s.page_start) AS page_start,
+       COALESCE(f.page_number, c.page_end, c.page_start, s.page_end, s.page_start) AS page_end, c.embedding_type`;
 
 /** Loads the given chunks of the scope's folders (ids of other folders are ignored). */
 export async function loadChunks(
