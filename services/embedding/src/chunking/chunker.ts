@@ -201,7 +201,7 @@ function pagesOf(section: SectionText): Pages {
 /** The pages of several pieces together: the first to the last. */
 function spanOf(all: readonly Pages[]): Pages {
   const starts = all.map((p) => p.start).filter((n): n is number => n !== null);
-  const ends = all.map((p) => p.end ?? p.start).filter((n): n is number => n !== null);
+  const ends = all.map((p) => p.end).filter((n): n is number => n !== null);
   return {
     start: starts.length ? Math.min(...starts) : null,
     end: ends.length ? Math.max(...ends) : null,
@@ -349,8 +349,8 @@ export function chunkDocument(
         .filter((s, i, all) => all.indexOf(s) === i)
         .join('\n');
       if (!content) continue;
-      const where = figure.page_number ? `Figure, page ${figure.page_number}` : 'Figure';
       const page = figure.page_number;
+      const where = page ? `Figure, page ${page}` : 'Figure';
       pending.push(() =>
         push(
           section,

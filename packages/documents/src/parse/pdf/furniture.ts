@@ -3,6 +3,14 @@ import type { Line } from './lines.js';
 // Layout analysis
 
 /**
+ * On how many pages a line must repeat at an edge to be the document's, not the page's: half of
+ * them and at least 3; of two pages, both.
+ */
+function repeatThreshold(pageCount: number): number {
+  return pageCount === 2 ? 2 : Math.max(3, Math.ceil(pageCount / 2));
+}
+
+/**
  * Running headers and footers: the same text (digits ignored) at the same height on at least
  * half of the pages (and at least 3; both of two), near the top or bottom of the page; one that
  * numbers its page ("Job No. 25009 … P a g e | 3") on two pages or more.
@@ -43,8 +51,7 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
     for (const k of seenSegments) segmentCounts.set(k, (segmentCounts.get(k) ?? 0) + 1);
   });
-  // Of two pages, a line on both at the same edge is the document's, not either page's.
-  const threshold = pages.length === 2 ? 2 : Math.max(3, Math.ceil(pages.length / 2));
+  const threshold = repeatThreshold(pages.length);
   const numbered = (k: string): boolean => /page\W{0,2}#/.test(k);
   const running = new Set(
     [...counts].filter(([k, n]) => n >= (numbered(k) ? 2 : threshold)).map(([k]) => k),
@@ -146,8 +153,7 @@ export function removePageFurniture(
       for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
     });
   }
-  // Of two pages, a line on both at the same edge is the document's, not either page's.
-  const threshold = pages.length === 2 ? 2 : Math.max(3, Math.ceil(pages.length / 2));
+  const threshold = repeatThreshold(pages.length);
   return pages.map((lines, i) =>
     lines.flatMap((l) => {
       const kept = withoutSegments(l, (k) => {
