@@ -539,3 +539,118 @@ describe('local answerer: forms, cards and tables of report apps', () => {
     ).toContain('Sump pump: None');
   });
 });
+
+describe('local answerer: word families, lists, places, counts and times', () => {
+  const answer = (q: string, texts: string[], titles: string[] = []) =>
+    localAnswer(
+      texts.map((t, i) => ({
+        ref: `C${i + 1}`,
+        title: titles[i] ?? 'Report',
+        citation: `R.pdf p. ${i + 1}`,
+        text: t,
+      })),
+      q,
+    );
+  const first = (q: string, texts: string[], titles?: string[]) =>
+    answer(q, texts, titles).split('\n')[0];
+
+  it('matches two endings of one word and a noun made of it, but not a noun of its own', () => {
+    expect(
+      first('Are the gutters blocked?', [
+        'Gutters are fixed and free of visible blockages.',
+        'The fence is timber.',
+      ]),
+    ).toContain('free of visible blockages');
+    expect(
+      first('Which road does the lot front onto?', [
+        'The lot has frontage on Hill Road.',
+        'The lot is flat.',
+      ]),
+    ).toContain('Hill Road');
+    expect(
+      first('What is the roof covered with?', ['Covering: Clay tile', 'Gutters: Plastic']),
+    ).toContain('Clay tile');
+    // "Conditioning" is no form of "condition".
+    expect(
+      first('What problem was found with the air conditioning?', [
+        'Condition: Damp is often caused by conditions outside.',
+        'AIR CONDITIONING \\ Coil Condition: Frost on the coil',
+      ]),
+    ).toContain('Frost');
+  });
+
+  it('answers who with a person named in a sentence, not a firm', () => {
+    expect(
+      first('Who carried out the survey?', [
+        'The survey was commissioned by Northgate Holdings Ltd. and carried out on 2 May.',
+        'This survey was carried out by Ms. Dana Reyes (Reg. No. AB-12), a chartered surveyor.',
+      ]),
+    ).toContain('Dana Reyes');
+  });
+
+  it('answers with the items of a list set under the line that the question names', () => {
+    const text =
+      '4.1 Immediate Actions — Within 48 Hours\n\n1\\. Fence off the damaged stair.\n\n2\\. Isolate the leaking valve.\n\n4.2 Short Term Actions — Within 7 Days\n\n3\\. Reseal the window frames.';
+    const said = answer('What must be done within 48 hours?', [text]);
+    expect(said.split('\n')[0]).toContain('Fence off the damaged stair');
+    expect(said).toContain('Isolate the leaking valve');
+    expect(said).not.toContain('Reseal the window');
+  });
+
+  it('says the sentences before one that leads into what follows as facts of their own', () => {
+    expect(
+      first('How thick is the floor slab?', [
+        'The floor slab is a 150mm thick concrete slab. The following defects were recorded:\n\nThe map cracking across 40% of the floor is from shrinkage.',
+        'The dock wall is a 300mm thick retaining wall.',
+      ]),
+    ).toContain('150mm thick');
+  });
+
+  it('answers how far with a distance and how many with a count of the thing asked', () => {
+    expect(
+      first('How far is the nearest hospital?', [
+        'Nearest town: Millbrook',
+        'City hospital: 868 meters away',
+      ]),
+    ).toContain('868 meters');
+    expect(
+      first('How many anomalies were found in Block B?', [
+        'Block C showed the most severe anomalies, across 40 images.',
+        'Block B showed many anomalies: 12 anomalies were found across 80 images.',
+        'Contents 6.1 East Wall Anomaly 6.2 Roof Anomalies 6.3 Block B Anomalies 6.4 Floor',
+      ]),
+    ).toContain('12 anomalies');
+  });
+
+  it('answers about the block the question names, not one that names another', () => {
+    expect(
+      first(
+        'How old are the roof sheets on Block C?',
+        ['Block A roof sheets are 5 years old.', 'Roof sheets are 15 years old, with pitting.'],
+        ['Overview', 'Block C — Findings'],
+      ),
+    ).toContain('15 years old');
+  });
+
+  it('answers when with the date of the event asked, and a time from now', () => {
+    expect(
+      first('When was the warehouse built?', [
+        'Inspection Date: 15 March 2024',
+        'The warehouse was originally constructed in 2009.',
+      ]),
+    ).toContain('2009');
+    expect(
+      first('When should the roof be looked at again?', [
+        'Date: 14 June 2026',
+        'The roof should be looked at by drone in 12 months.',
+      ]),
+    ).toContain('in 12 months');
+  });
+
+  it('says an item with the rating set on the line under it', () => {
+    const facts = factsOf(
+      'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',
+    );
+    expect(facts.map((f) => f.text)).toContain('Ref 2.1 Ridge tiles, bay window: Repair Required');
+  });
+});

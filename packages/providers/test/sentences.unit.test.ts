@@ -13,3 +13,14 @@ describe('splitSentences', () => {
     expect(splitSentences('   ')).toEqual([]);
   });
 });
+
+describe('splitSentences: titles and numbers', () => {
+  it('keeps a title before a name and a number sign before a code inside the sentence', () => {
+    expect(
+      splitSentences('Prepared by Er. Sam Roe (Reg. No. SE-44) for Acme Pvt. Ltd. on site. Next.'),
+    ).toEqual(['Prepared by Er. Sam Roe (Reg. No. SE-44) for Acme Pvt. Ltd. on site.', 'Next.']);
+    expect(
+      splitSentences('Thermographer: Ms. Ana Diaz. The answer was no. Then it rained.'),
+    ).toEqual(['Thermographer: Ms. Ana Diaz.', 'The answer was no.', 'Then it rained.']);
+  });
+});

@@ -9,6 +9,8 @@ import type { ContextDocument } from './chatModel.js';
  * best facts first, whole, each with its citation. Pure and deterministic throughout.
  */
 
+/** Longest subject that names what a fact is about; a longer one is a passage, not a name. */
+const SUBJECT_CHARS = 120;
 /** Facts stated at most in one answer: the answer and two more that answer as well. */
 const MAX_FACTS = 3;
 /** A further fact must score at least this share of the best one. */
@@ -27,7 +29,7 @@ const STOPWORDS = new Set(
     'the and for are was were with what which who whom whose when where why how does did done ' +
     'this that these those there their them they then than have has had not but you your yours ' +
     "can could would should will shall may might must its it's into onto from about over under " +
-    'any all some such very also just only more most less much many one two tell show give please ' +
+    'any all some such very also just only more most less much many one two tell show give please again ' +
     'report say says said know there here out off our ours his her hers him she he is be been being ' +
     'home house property unit inspection inspector found noted listed described way'
   ).split(/\s+/),
@@ -58,6 +60,22 @@ const RELATED: Record<string, readonly string[]> = {
   issues: DEFECT_WORDS,
   defects: DEFECT_WORDS,
   old: ['age', 'year', 'years', 'installed', 'manufactured', 'built', 'vintage'],
+  far: [
+    'away',
+    'distance',
+    'distant',
+    'km',
+    'kilometers',
+    'kilometres',
+    'miles',
+    'mi',
+    'meters',
+    'metres',
+    'minutes',
+    'min',
+    'drive',
+    'walk',
+  ],
   age: ['old', 'year', 'years', 'installed', 'manufactured', 'built'],
   new: ['age', 'year', 'years', 'installed'],
   built: ['year', 'constructed', 'construction', 'age'],
@@ -383,6 +401,13 @@ export function logicalLines(text: string): string[] {
 }
 
 /** A sentence that names its subject only by a pronoun: the sentence before names it. */
+/** A rating on a line of its own, under the item it rates. */
+const RATING_ALONE =
+  /^(repair required|action required|urgent(?: - action required)?|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern))$/i;
+
+/** A list's item: "1. Restrict …" (its dot escaped in Markdown), "- Seal …", "• Clear …". */
+const LIST_ITEM = /^\s*(?:\d{1,2}\\?[.)]|[-•*▪◦●]|\p{Ll}\))\s+/u;
+
 const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
 
 /** A row of labels ("| Service Amperage: | Wiring Method: |"): the values are on the next row. */
@@ -413,6 +438,10 @@ export function factsOf(text: string, doc = 0): Fact[] {
   let lastGridFact = -1;
   // A sentence that introduces what follows it ("… the following materials:").
   let lead: string | null = null;
+  // The line a list is set under ("12.1 Immediate Actions — Within 48 Hours"): its items' subject.
+  let listHead: string | null = null;
+  // The last line said as prose when it was a short line of its own, which a list may follow.
+  let headLine: string | null = null;
   const push = (t: string, labelled: boolean, subject: string | null): void => {
     if (t.length < 4 || FURNITURE.test(t)) return;
     if (!labelled) block++;
@@ -436,6 +465,11 @@ export function factsOf(text: string, doc = 0): Fact[] {
     else for (const sentence of splitSentences(t)) push(`${label}: ${sentence}`, true, heading);
   };
   for (const raw of logicalLines(text)) {
+    const listItem = LIST_ITEM.test(raw);
+    if (!listItem) listHead = null;
+    else listHead ??= headLine;
+    const previousLine = headLine;
+    headLine = null;
     const cells = tableCells(raw);
     if (cells) {
       pendingLabel = null;
@@ -481,6 +515,13 @@ export function factsOf(text: string, doc = 0): Fact[] {
     const line: string = lead && !isHeading ? `${lead} ${cleaned}` : cleaned;
     if (lead && isHeading) push(lead, false, heading);
     lead = null;
+    // "Ridge tiles, bay window" then "Repair Required" on its own line: the item's rating.
+    const rated = facts.at(-1);
+    if (RATING_ALONE.test(line) && previousLine !== null && rated?.text === previousLine) {
+      rated.text = `${rated.text}: ${line}`;
+      rated.labelled = true;
+      continue;
+    }
     // An item of an inspection app: its name (and rating) on a line, then "Observations:",
     // "Recommendations:" … each on its line with its text below. The text is said as the
     // item's ("Roof Covering Material & Condition: Metal."), its rating as a grid value is.
@@ -554,6 +595,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     const held = pendingLabel && !pendingIsHeading ? pendingLabel : null;
     if (held) pushHeld(held);
+    if (held && listItem) listHead = held;
     pendingLabel = null;
     if (isHeading || labelLike(line)) {
       if (isHeading) {
@@ -598,16 +640,21 @@ export function factsOf(text: string, doc = 0): Fact[] {
     card = null;
     gridSubject = null;
     if (/:$/.test(line) && line.split(/\s+/).length >= 5 && !isHeading) {
-      lead = line;
+      // "The slab is 150mm thick. The following defects were recorded:": the sentences
+      // before the one that leads on are facts of their own.
+      const sentences = splitSentences(line);
+      for (const s of sentences.slice(0, -1)) push(s, false, heading);
+      lead = sentences.at(-1) ?? line;
       continue;
     }
     let prior: string | null = null;
     for (const s of splitSentences(line)) {
-      push(s, false, heading);
+      push(s, false, listHead ?? heading);
       const last = facts.at(-1);
       if (prior && last?.text === s && PRONOUN.test(s)) last.prior = prior;
       prior = s;
     }
+    if (!listItem && line.length <= 90 && !/[.!?:;,]$/.test(line)) headLine = line;
   }
   if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
   if (lead) push(lead, false, heading);
@@ -639,10 +686,32 @@ function sameWord(a: string, b: string): boolean {
   // "liability" and "liabilities", "property" and "properties".
   if (short.length >= 4 && short.endsWith('y') && /^(ies|ied)$/.test(long.slice(short.length - 1)))
     return long.startsWith(short.slice(0, -1));
-  if (short.length < 3 || !long.startsWith(short)) return false;
-  const suffix = long.slice(short.length);
-  // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
-  return /^(s|es|ed|d)$/.test(suffix) || (suffix === 'ing' && short.length <= 5);
+  if (short.length >= 3 && long.startsWith(short)) {
+    const suffix = long.slice(short.length);
+    // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
+    if (/^(s|es|ed|d)$/.test(suffix) || (suffix === 'ing' && short.length <= 5)) return true;
+  }
+  // "covered" and "covering": two endings of one word.
+  const a0 = inflected(a);
+  if (a0 !== null && a0 === inflected(b)) return true;
+  // "blocked" and "blockages", "front" and "frontage", "inspected" and "inspection": a noun
+  // made of the word.
+  const root = DERIVED.exec(long);
+  if (!root || root[1]!.length < (/^age/.test(root[2]!) ? 4 : 5)) return false;
+  return root[1] === short || (!DERIVED.test(short) && sameWord(root[1]!, short));
+}
+
+/** A noun made of a word by its ending: "block|age", "inspect|ion", "install|ation". */
+const DERIVED = /^(\p{L}+?)(ages?|ations?|ions?|ments?)$/u;
+
+/**
+ * A word without its ending of tense or number ("covered", "covering" → "cover"), or null. An
+ * -ing of a long word makes a noun of its own ("conditioning" is not "conditions").
+ */
+function inflected(word: string): string | null {
+  const m = /^(\p{L}{4,}?)(ing|ed|es|s)$/u.exec(word);
+  if (!m || /(ss|us|is)$/.test(word) || (m[2] === 'ing' && m[1]!.length > 5)) return null;
+  return m[1]!;
 }
 
 /** "face" and "facing", "leave" and "leaving": a final e dropped before -ing. */
@@ -684,7 +753,7 @@ const NO_VALUE =
 const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 
 const QUANTITY_QUESTION =
-  /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
+  /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm|far)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
 const KIND_QUESTION =
   /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
 
@@ -706,6 +775,33 @@ const DATE_VALUE =
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant)s?\b/i;
+
+/** A person named in a sentence: "prepared by Er. Rajesh Kumar", "Thermographer: Ms. Priya Sharma". */
+const PERSON_NAMED =
+  /\b(?:by|[Ii]nspector|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
+
+/** Words of a firm's name: a firm named after "by" is no person. */
+const FIRM =
+  /\b(ltd|pvt|inc|llc|llp|plc|gmbh|limited|consultants?|solutions|services|company|co|group|corp|corporation|industries|industrial|associates)\b/i;
+
+/** Whether a sentence names a person: "by Er. Rajesh Kumar", not "by Bharat Industrial Ltd.". */
+function namesPerson(text: string): boolean {
+  const m = PERSON_NAMED.exec(text);
+  return m !== null && !FIRM.test(text.slice(m.index, m.index + m[0].length + 30));
+}
+
+/** A time from now, as "when should …" is answered: "in 12 months", "within the next 3 months". */
+const DURATION =
+  /\b(in|within|every|after|before)( the next| the coming)? \d+ (days?|weeks?|months?|years?)\b|\b(annually|yearly|every year)\b/i;
+
+/** Whether a fact says when: a date, a year or a time from now. */
+function saysWhen(text: string): boolean {
+  return DATE_VALUE.test(text) || YEAR.test(text) || DURATION.test(text);
+}
+
+/** The events of making a report, whose dates a report's header gives. */
+const REPORT_EVENT =
+  /\b(inspection|inspected|report|survey|surveyed|issued?|printed|prepared|generated|created|assessment|visit|valuation)\b/i;
 
 /** A year, as a when-question is answered ("prior to 1991", "built in 1969"). */
 const YEAR = /\b(1[89]|20)\d{2}\b/;
@@ -741,10 +837,40 @@ const FINDING_LABEL =
   /^(the )?(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/i;
 
 const FOCUS =
-  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
+  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
   /^(of|for|in|on|at|to|with|by|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
+
+/** One of several alike, named by a letter or number: "Block B", "Unit 4", "Flat 2A". */
+const PLACE_NAME =
+  /\b(block|unit|building|flat|apartment|lot|plot|bay|wing|tower|phase|level|zone|area)\s+([A-Z]{1,2}|\d{1,3}[A-Z]?)\b/gi;
+
+/** A table of contents: numbered section titles one after another, or dot leaders. */
+const CONTENTS = /(\b\d{1,2}\.\d{1,2}\s+\p{Lu}[^.]{3,80}?){3,}|\.{6,}\s*\d/u;
+
+/** What "how many …" counts: the last word of the phrase after it ("thermal images"). Pure. */
+export function countedNoun(query: string): string | null {
+  const m = /\bhow many ([\p{L}\s'’-]+)/iu.exec(query);
+  if (!m) return null;
+  const phrase: string[] = [];
+  for (const w of m[1]!.trim().split(/\s+/)) {
+    if (PHRASE_END.test(w) || /^(will|would|can|could|should|must|need|there)$/i.test(w)) break;
+    phrase.push(w.toLowerCase());
+  }
+  const noun = phrase.at(-1);
+  return noun && !STOPWORDS.has(noun) ? noun : null;
+}
+
+/** A count of a thing: a number, then the thing within three words ("228 radiometric JPEG images"). */
+function counts(text: string, noun: string): boolean {
+  const words = foldWords(text);
+  return words.some(
+    (w, i) =>
+      /^(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w) &&
+      words.slice(i + 1, i + 5).some((n) => sameWord(n, noun)),
+  );
+}
 
 /**
  * What a question asks about, with the words an answer says it in: "how old" → age, years;
@@ -756,10 +882,18 @@ export function focusTerms(query: string): string[] {
   if (!m) return [];
   // "When was it serviced": a date is asked for; QUANTITY_QUESTION favours facts with numbers.
   if (m[4]) return ['date', 'dated'];
+  // "How many thermal images were taken": images, counted.
+  if (m[1]?.toLowerCase() === 'many') {
+    const noun = countedNoun(query);
+    return noun ? [noun] : [];
+  }
   // "How much will it cost …": a price.
   if (m[1]?.toLowerCase() === 'much' && /\b(cost|costs|price|pay|charge|fee|spend)\b/i.test(query))
     return ['cost', 'costs', 'price', 'estimate', 'estimated', 'fee', 'fees'];
   let word = m[1] ?? (m[3] ? 'located' : /^who/i.test(m[0]) ? 'manufacturer' : '');
+  // "What must be done …", "what should I do": a verb follows, no noun phrase.
+  if (m[2] && /^\s*(must|should|can|could|will|would|shall|may|might|need|needs)\b/i.test(m[2]))
+    return [];
   if (m[2]) {
     const phrase: string[] = [];
     // "the furnace's heating capacity": the possessive belongs to the phrase.
@@ -850,10 +984,18 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const quantity = QUANTITY_QUESTION.test(query);
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
-  const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({
-    same: new RegExp(`\\b${m[1]!}-?${m[2]!}\\b`, 'i'),
-    kind: new RegExp(`\\b${m[1]!}-?\\d`, 'i'),
+  const codes = [
+    ...[...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({
+      same: new RegExp(`\\b${m[1]!}-?${m[2]!}\\b`, 'i'),
+      kind: new RegExp(`\\b${m[1]!}-?\\d`, 'i'),
+    })),
+  ];
+  // "Block B", "Unit 4", "Flat 2A": one of several alike, named by a letter or number.
+  const places = [...query.matchAll(PLACE_NAME)].map((m) => ({
+    id: m[2]!.toUpperCase(),
+    all: new RegExp(`\\b${m[1]!}s?\\s+([A-Z]{1,2}|\\d{1,3}[A-Z]?)\\b`, 'gi'),
   }));
+  const counted = countedNoun(query);
   const kind = KIND_QUESTION.test(query);
   const material =
     /\b(made of|made from|covered (with|in)|covering|material|materials|built of|built from|constructed of|cladding|what kind of|what type of)\b/i.test(
@@ -868,10 +1010,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     const words = factWords[i]!;
     const title = new Set(titleWords[f.doc]!);
     const namedBy = sectionNamedBy[f.doc]!;
-    const subject = new Set(foldWords(f.subject ?? ''));
+    // A subject names what a fact is about ("WINDOWS \ Glass"); a paragraph above a grid's
+    // values ("Block C floor is plain cement concrete, 125mm thick. …") is only its context.
+    const subjectNames = (f.subject ?? '').length <= SUBJECT_CHARS;
+    const subject = new Set(subjectNames ? foldWords(f.subject ?? '') : []);
     const label = f.labelled ? new Set(foldWords(f.text.split(':')[0] ?? '')) : null;
     const context = f.labelled
-      ? blockWords.get(`${f.doc}:${f.block}`)
+      ? subjectNames
+        ? blockWords.get(`${f.doc}:${f.block}`)
+        : new Set([...(blockWords.get(`${f.doc}:${f.block}`) ?? []), ...foldWords(f.subject!)])
       : f.prior
         ? new Set(foldWords(f.prior))
         : undefined;
@@ -886,9 +1033,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       if (
         termMatches(t, words) ||
         termMatches(t, subject) ||
-        (when && t === 'date' && (DATE_VALUE.test(f.text) || YEAR.test(f.text))) ||
+        (when && t === 'date' && saysWhen(f.text)) ||
         (t === scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) ||
-        (who && t === 'who' && f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? ''))
+        (who &&
+          t === 'who' &&
+          ((f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? '')) || namesPerson(f.text)))
       ) {
         score += w;
         matched.push(t);
@@ -914,9 +1063,24 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // its section's title either: weaker than a word asked.
     else if (!direct) score *= 0.7;
     if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) score *= 1.3;
+    // "How many anomalies …": a number of them ("with 12 anomalies identified").
+    if (counted && counts(f.text, counted)) score *= 1.6;
+    // A table of contents names sections, it says nothing of them.
+    if (CONTENTS.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
     if (price) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
+    for (const p of places) {
+      // Named in the fact, else in what it is filed under: the one asked, or another only.
+      let named = new Set([...f.text.matchAll(p.all)].map((m) => m[1]!.toUpperCase()));
+      if (named.size === 0)
+        named = new Set(
+          [...`${f.subject ?? ''} ${documents[f.doc]!.title}`.matchAll(p.all)].map((m) =>
+            m[1]!.toUpperCase(),
+          ),
+        );
+      if (named.size === 1) score *= named.has(p.id) ? 1.5 : 0.5;
+    }
     if (codes.length > 0) {
       if (codes.some((c) => c.same.test(f.text))) score *= 1.5;
       else if (codes.some((c) => c.kind.test(f.text))) score *= 0.5;
@@ -931,14 +1095,28 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (focus.length > 0) {
       // The answer names what is asked about ("capacity", "age"); a grid answers it in its
       // label: "Main panel capacity: 200 AMP".
-      if (focus.some((t) => termMatches(t, words)) || (when && DATE_VALUE.test(f.text))) {
+      if (
+        focus.some((t) => termMatches(t, words) || termMatches(t, subject)) ||
+        (when && saysWhen(f.text))
+      ) {
         score *= 1.3;
         // When something happens is a date under a label naming it ("Contract end: …").
+        // "Contract end" for "when does the contract end"; any "… Date" names no event.
         const labelNames =
           label &&
-          (focus.some((t) => termMatches(t, label)) ||
-            (when && terms.some((t) => t !== 'date' && termMatches(t, label))));
+          (when
+            ? terms.some((t) => t !== 'date' && termMatches(t, label))
+            : focus.some((t) => termMatches(t, label)));
         if (labelNames) score *= 1.5;
+        // "Inspection Date: 15 March 2024" says when the report was made, not when the
+        // building was built, unless that is asked.
+        else if (
+          when &&
+          label &&
+          REPORT_EVENT.test(f.text.split(':')[0]!) &&
+          !REPORT_EVENT.test(query)
+        )
+          score *= 0.5;
       } else score *= 0.75;
       // A life expectancy is not an age.
       if (

@@ -5,12 +5,30 @@
  */
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
+/**
+ * Abbreviations before a name or a number, where UAX #29 (without ICU's suppression lists,
+ * which `Intl.Segmenter` does not take) ends a sentence: "Ms. Priya Sharma", "Er. Rajesh
+ * Kumar", "Reg. No. SE-4421", "Pvt. Ltd.".
+ */
+const TITLE = /(?:^|[\s(])(mr|mrs|ms|mx|dr|er|prof|st|pvt|reg|ref|fig|approx)\.$/i;
+/** "No." goes on only before a number or a code ("No. 4", "No. SE-4421"). */
+const NUMBER_SIGN = /(?:^|[\s(])no\.$/i;
+
 /** The sentences of `text`, trimmed, empty ones dropped. Pure. */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) {
-    const s = segment.trim();
-    if (s) out.push(s);
+  let carried = '';
+  for (const { segment, index } of segmenter.segment(text)) {
+    const s = `${carried}${segment}`;
+    const t = s.trim();
+    const next = text.slice(index + segment.length, index + segment.length + 24);
+    if (t && (TITLE.test(t) || (NUMBER_SIGN.test(t) && /^\s*[\p{Lu}\d-]*\d/u.test(next)))) {
+      carried = s;
+      continue;
+    }
+    carried = '';
+    if (t) out.push(t);
   }
+  if (carried.trim()) out.push(carried.trim());
   return out;
 }
