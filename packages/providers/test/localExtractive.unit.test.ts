@@ -620,6 +620,19 @@ describe('local answerer: word families, lists, places, counts and times', () =>
         'Contents 6.1 East Wall Anomaly 6.2 Roof Anomalies 6.3 Block B Anomalies 6.4 Floor',
       ]),
     ).toContain('12 anomalies');
+    // "2 miles" counts miles, not schools; "zone is" names no zone.
+    expect(
+      first('How many schools are within 2 miles?', [
+        'Access within 2 miles: mapped schools give access.',
+        'Schools within 2 miles: 34 schools mapped.',
+      ]),
+    ).toContain('34 schools');
+    expect(
+      first('What flood zone is the lot in?', [
+        'Tsunami zone is inside the mapped hazard area for flood planning.',
+        'Flood zone: Zone X, minimal flood hazard.',
+      ]),
+    ).toContain('Zone X');
   });
 
   it('answers about the block the question names, not one that names another', () => {

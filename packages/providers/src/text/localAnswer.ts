@@ -844,7 +844,12 @@ const PHRASE_END =
 
 /** One of several alike, named by a letter or number: "Block B", "Unit 4", "Flat 2A". */
 const PLACE_NAME =
-  /\b(block|unit|building|flat|apartment|lot|plot|bay|wing|tower|phase|level|zone|area)\s+([A-Z]{1,2}|\d{1,3}[A-Z]?)\b/gi;
+  /\b([Bb]lock|[Uu]nit|[Bb]uilding|[Ff]lat|[Aa]partment|[Ll]ot|[Pp]lot|[Bb]ay|[Ww]ing|[Tt]ower|[Pp]hase|[Ll]evel|[Zz]one|[Aa]rea)\s+([A-Z]{1,2}|\d{1,3}[A-Z]?)\b/g;
+
+/** A pattern of a word in either case of each letter ("block" → "[bB][lL]…"). */
+function anyCase(word: string): string {
+  return [...word].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join('');
+}
 
 /** A table of contents: numbered section titles one after another, or dot leaders. */
 const CONTENTS = /(\b\d{1,2}\.\d{1,2}\s+\p{Lu}[^.]{3,80}?){3,}|\.{6,}\s*\d/u;
@@ -862,14 +867,27 @@ export function countedNoun(query: string): string | null {
   return noun && !STOPWORDS.has(noun) ? noun : null;
 }
 
+/** Units a number measures in: "2 miles" counts no schools. */
+const UNITS = new Set(
+  (
+    'mile miles mi km kilometer kilometers kilometre kilometres meter meters metre metres m ft ' +
+    'feet foot inch inches in mm cm sq year years yr yrs month months day days hour hours hr hrs ' +
+    'minute minutes min mins percent pct deg degrees'
+  ).split(' '),
+);
+
 /** A count of a thing: a number, then the thing within three words ("228 radiometric JPEG images"). */
 function counts(text: string, noun: string): boolean {
   const words = foldWords(text);
-  return words.some(
-    (w, i) =>
-      /^(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w) &&
-      words.slice(i + 1, i + 5).some((n) => sameWord(n, noun)),
-  );
+  return words.some((w, i) => {
+    if (!/^(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w))
+      return false;
+    for (const next of words.slice(i + 1, i + 4)) {
+      if (UNITS.has(next)) return false;
+      if (sameWord(next, noun)) return true;
+    }
+    return false;
+  });
 }
 
 /**
@@ -992,8 +1010,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   ];
   // "Block B", "Unit 4", "Flat 2A": one of several alike, named by a letter or number.
   const places = [...query.matchAll(PLACE_NAME)].map((m) => ({
-    id: m[2]!.toUpperCase(),
-    all: new RegExp(`\\b${m[1]!}s?\\s+([A-Z]{1,2}|\\d{1,3}[A-Z]?)\\b`, 'gi'),
+    id: m[2]!,
+    all: new RegExp(`\\b${anyCase(m[1]!)}s?\\s+([A-Z]{1,2}|\\d{1,3}[A-Z]?)\\b`, 'g'),
   }));
   const counted = countedNoun(query);
   const kind = KIND_QUESTION.test(query);
@@ -1072,12 +1090,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (price) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
     for (const p of places) {
       // Named in the fact, else in what it is filed under: the one asked, or another only.
-      let named = new Set([...f.text.matchAll(p.all)].map((m) => m[1]!.toUpperCase()));
+      let named = new Set([...f.text.matchAll(p.all)].map((m) => m[1]!));
       if (named.size === 0)
         named = new Set(
-          [...`${f.subject ?? ''} ${documents[f.doc]!.title}`.matchAll(p.all)].map((m) =>
-            m[1]!.toUpperCase(),
-          ),
+          [...`${f.subject ?? ''} ${documents[f.doc]!.title}`.matchAll(p.all)].map((m) => m[1]!),
         );
       if (named.size === 1) score *= named.has(p.id) ? 1.5 : 0.5;
     }
