@@ -660,6 +660,36 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('in 12 months');
   });
 
+  it('answers how old with a number, how soon with a time, and the noun asked before "during"', () => {
+    expect(
+      first('How old is the roof?', [
+        'The roof is in good condition for its age. The roof is pitched. The roof has no leaks.',
+        'Roof covering: Concrete tile\n\nRoof vents: Two\n\nApprox. age: Approx. 25 years',
+      ]),
+    ).toContain('25 years');
+    expect(
+      first('How soon can the work start?', [
+        'The work is covered by the Health and Safety at Work Act 2015 and its rules.',
+        'We can commence work within 3 working days of receiving the signed proposal.',
+      ]),
+    ).toContain('3 working days');
+    expect(
+      first('What was the relative humidity during the survey?', [
+        'Survey Date: 16 March 2024',
+        'Relative Humidity: 68%',
+      ]),
+    ).toContain('68%');
+  });
+
+  it('does not answer with the legend of a rating scale', () => {
+    expect(
+      first('What is the condition of the chimney flashing?', [
+        'Overall Roof Condition: Poor Fair Moderate Good Excellent',
+        'Chimney flashing shows minor hairline cracking.',
+      ]),
+    ).toContain('hairline cracking');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -82,6 +82,30 @@ const RELATED: Record<string, readonly string[]> = {
   size: ['capacity', 'gallon', 'gallons', 'amp', 'amps', 'btu', 'tons', 'rating', 'rated'],
   big: ['size', 'capacity', 'gallon', 'gallons'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
+  long: [
+    'length',
+    'minutes',
+    'min',
+    'hours',
+    'hrs',
+    'days',
+    'weeks',
+    'months',
+    'years',
+    'km',
+    'kilometers',
+    'kilometres',
+    'miles',
+    'meters',
+    'metres',
+    'feet',
+    'ft',
+    'inches',
+    'cm',
+    'mm',
+  ],
+  left: ['remaining', 'residual', 'remains'],
+  difference: ['delta', 'differential'],
   covering: ['roofing', 'shingles', 'shingle', 'material', 'covered'],
   covered: ['covering', 'roofing', 'shingles', 'material'],
   located: ['location', 'located'],
@@ -138,7 +162,6 @@ const RELATED: Record<string, readonly string[]> = {
   tall: ['height', 'high', 'feet', 'ft'],
   glass: ['glazing', 'pane', 'panes', 'windows'],
   urgent: ['urgency', 'priority', 'immediate', 'immediately'],
-  left: ['remaining'],
   valid: ['validity', 'expires', 'expiry'],
   hot: ['temperature', 'temp', 'deg', 'heat', 'hotspot'],
   hottest: ['temperature', 'temp', 'hotspot', 'highest', 'max'],
@@ -149,7 +172,6 @@ const RELATED: Record<string, readonly string[]> = {
   soon: ['within', 'days', 'weeks'],
   delivered: ['delivery'],
   deliver: ['delivery'],
-  long: ['days', 'months', 'years', 'weeks', 'length', 'cm', 'mm', 'feet', 'ft', 'inches'],
   remain: ['remaining'],
   worse: ['worsened', 'worsening', 'deteriorated'],
   face: ['facing', 'orientation'],
@@ -401,6 +423,10 @@ export function logicalLines(text: string): string[] {
 }
 
 /** A sentence that names its subject only by a pronoun: the sentence before names it. */
+/** A scale's words one after another: the legend of a rating, not a rating. */
+const LEGEND =
+  /^\s*(?:(?:poor|fair|moderate|good|excellent|very good|low|medium|high|satisfactory|unsatisfactory|average|critical)(?:[\s,/|]+|$)){3,}$/i;
+
 /** A rating on a line of its own, under the item it rates. */
 const RATING_ALONE =
   /^(repair required|action required|urgent(?: - action required)?|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern))$/i;
@@ -792,7 +818,7 @@ function namesPerson(text: string): boolean {
 
 /** A time from now, as "when should …" is answered: "in 12 months", "within the next 3 months". */
 const DURATION =
-  /\b(in|within|every|after|before)( the next| the coming)? \d+ (days?|weeks?|months?|years?)\b|\b(annually|yearly|every year)\b/i;
+  /\b(in|within|every|after|before)( the next| the coming)? \d+ ([a-z]+ )?(days?|weeks?|months?|years?)\b|\b(annually|yearly|every year)\b/i;
 
 /** Whether a fact says when: a date, a year or a time from now. */
 function saysWhen(text: string): boolean {
@@ -837,10 +863,10 @@ const FINDING_LABEL =
   /^(the )?(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/i;
 
 const FOCUS =
-  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when))\b/iu;
+  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when|how soon))\b/iu;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
-  /^(of|for|in|on|at|to|with|by|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
+  /^(of|for|in|on|at|to|with|by|from|during|after|before|since|between|near|under|over|than|when|while|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
 
 /** One of several alike, named by a letter or number: "Block B", "Unit 4", "Flat 2A". */
 const PLACE_NAME =
@@ -960,7 +986,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   );
   // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
   // "Contract end: 19 April 2027"), whatever its label.
-  const when = /^\s*when\b/i.test(query);
+  const when = /^\s*(when|how soon)\b/i.test(query);
   // "What compliance score did the site get?": a score is a figure ("70% compliance", "8.1",
   // "4/5"), whatever word stands beside it.
   const scoreTerm = terms.find((t) => /^(score|scored|scores)$/.test(t));
@@ -1000,6 +1026,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
   const quantity = QUANTITY_QUESTION.test(query);
+  const measure =
+    /\bhow (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm|far)\b/i.test(
+      query,
+    );
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   const codes = [
@@ -1081,6 +1111,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // its section's title either: weaker than a word asked.
     else if (!direct) score *= 0.7;
     if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) score *= 1.3;
+    // "How old is the roof?": a number answers, a sentence about its age without one does not.
+    else if (measure) score *= 0.7;
+    // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
+    if (label && LEGEND.test(f.text.slice(f.text.indexOf(':') + 1))) score *= 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
     if (counted && counts(f.text, counted)) score *= 1.6;
     // A table of contents names sections, it says nothing of them.
