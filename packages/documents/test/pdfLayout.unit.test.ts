@@ -341,6 +341,61 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     );
   });
 
+  it('reads pairs of label and value side by side as "Label: value" lines, row by row', () => {
+    const row = (y: number, cells: string[]): RawTextItem[] =>
+      cells.map((c, k) => item(c, [45, 160, 300, 415][k] as number, y, 9, 'body'));
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          ...row(700, ['Wildfire', 'Relatively Low', 'Earthquake', 'Very High']),
+          ...row(686, ['Tornado', 'Relatively Moderate', 'Coastal Flood', 'Relatively Moderate']),
+          ...row(672, ['Inland Flood', 'Very High', 'Hail', 'Very Low']),
+          ...row(658, ['Strong Wind', 'Very Low']),
+          ...body(600),
+          ...row(540, ['Report No.:', 'RS-0142', 'Inspection Date:', 'April 27, 2026']),
+          ...row(526, ['Client:', 'Sample Client Ltd.', 'Inspector:', 'Sample Inspector']),
+          ...body(480),
+        ],
+      },
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Wildfire: Relatively Low',
+        'Earthquake: Very High',
+        'Coastal Flood: Relatively Moderate',
+        'Inland Flood: Very High',
+        'Strong Wind: Very Low',
+        'Report No.: RS-0142',
+        'Inspection Date: April 27, 2026',
+        'Inspector: Sample Inspector',
+      ]),
+    );
+    expect(section?.tables).toHaveLength(0);
+  });
+
+  it('keeps a four-column table with a header row a table', () => {
+    const row = (y: number, cells: string[]): RawTextItem[] =>
+      cells.map((c, k) => item(c, [45, 160, 300, 415][k] as number, y, 9, 'body'));
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          ...row(700, ['Room', 'Floor', 'Finish', 'Condition']),
+          ...row(686, ['Kitchen', 'Ground', 'Tile', 'Good']),
+          ...row(672, ['Bedroom', 'First', 'Carpet', 'Fair']),
+          ...row(658, ['Bathroom', 'First', 'Vinyl', 'Poor']),
+          ...body(600),
+        ],
+      },
+    ]);
+    expect(section?.tables).toHaveLength(1);
+    expect(section?.tables[0]?.rows[0]).toEqual(['Room', 'Floor', 'Finish', 'Condition']);
+  });
+
   it('keeps a header row over rows of values a table, whatever the spacing of its rows', () => {
     const [section] = analysePages([
       {

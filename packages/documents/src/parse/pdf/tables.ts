@@ -656,9 +656,53 @@ export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): st
     values.every((v) => v !== '')
   )
     return labels.map((l, c) => `${cleanLabel(l)}: ${values[c] as string}`);
+  const width = run.rows[0]?.length ?? 0;
+  if (width >= 4 && width % 2 === 0) return pairedColumns(run.rows, emph, caps);
   if (run.rows.some((r) => r.length !== 2 || r[0] === '' || r[1] === '')) return null;
   if ((emph[0] && !emph.slice(1).some(Boolean)) || (caps[0] && !caps.slice(1).some(Boolean)))
     return null;
   if (run.rows.some((r) => /^[\d.,%$€£ -]+$/.test(r[0] as string))) return null;
   return run.rows.map((r) => `${cleanLabel(r[0] as string)}: ${r[1] as string}`);
+}
+
+/**
+ * A grid of label/value pairs side by side, without a header row ("Wildfire | Relatively Low |
+ * Earthquake | Very High", "Client: | Acme Ltd. | Inspector: | R. Sharma"): read as "Label: value"
+ * lines, row by row. Told from a table by its labels ending in a colon, or by values the pairs
+ * share (a rating scale) under labels that are all different.
+ */
+function pairedColumns(
+  rows: readonly string[][],
+  emph: readonly boolean[],
+  caps: readonly boolean[],
+): string[] | null {
+  const width = rows[0]?.length ?? 0;
+  if (rows.length < 2 || rows.some((r) => r.length !== width)) return null;
+  if ((emph[0] && !emph.slice(1).some(Boolean)) || (caps[0] && !caps.slice(1).some(Boolean)))
+    return null;
+  const labels: string[] = [];
+  const valuesByPair: Set<string>[] = [];
+  for (const r of rows) {
+    for (let c = 0; c < width; c += 2) {
+      const label = r[c] as string;
+      const value = r[c + 1] as string;
+      if ((label === '') !== (value === '')) return null;
+      if (label === '') continue;
+      if (/^[\d.,%$€£ -]+$/.test(label)) return null;
+      labels.push(label);
+      (valuesByPair[c / 2] ??= new Set()).add(value.toLowerCase());
+    }
+  }
+  const colons = labels.every((l) => /:\s*$/.test(l));
+  const [first, ...others] = valuesByPair;
+  const shared =
+    new Set(labels.map((l) => l.toLowerCase())).size === labels.length &&
+    first !== undefined &&
+    others.some((o) => [...o].some((v) => first.has(v)));
+  if (!colons && !shared) return null;
+  const out: string[] = [];
+  for (const r of rows)
+    for (let c = 0; c < width; c += 2)
+      if (r[c] !== '') out.push(`${cleanLabel(r[c] as string)}: ${r[c + 1] as string}`);
+  return out;
 }
