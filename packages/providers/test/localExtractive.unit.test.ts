@@ -690,6 +690,45 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('hairline cracking');
   });
 
+  it('answers from a row named by its code, a count in brackets, and a bullet’s first sentence', () => {
+    expect(
+      first('When must the emergency lighting be fixed?', [
+        '| # | Item | Remarks |\n|---|---|---|\n| 9 | HVAC filter | Replace within 2 weeks |',
+        '| ID | Description | Action | Due Date |\n|---|---|---|---|\n| DEF-001 | Emergency lighting – 3 fixtures out | Replace lamps | May 10, 2026 |',
+      ]),
+    ).toContain('May 10, 2026');
+    expect(
+      first('How many gable vents need to be covered?', [
+        'Install cover hardware on long sides for each gable vent.',
+        'Comments, questions, concerns: Tear off and replace. Cover gable vents (2).',
+      ]),
+    ).toContain('gable vents (2)');
+    expect(
+      first('How much should be budgeted for capital expenditures?', [
+        '- Budget for capital expenditures. Systems replacement can run $360,000 in total.',
+        '- Budget aggressively for roof work.',
+      ]),
+    ).toContain('$360,000');
+  });
+
+  it('answers a count alone, a word in its -ed and -ing forms, and a comparison', () => {
+    expect(
+      answer('How many playgrounds are nearby?', [
+        '33 mi mapped bike routes · 10 playgrounds',
+        'Parks are mapped from open data.',
+      ]),
+    ).toContain('10 playgrounds');
+    expect(first('How is the lot zoned?', ['Zoning: MF-2(A)', 'Lot size: 0.78 acres'])).toContain(
+      'MF-2(A)',
+    );
+    expect(
+      first('How does property crime compare with the US average?', [
+        'How this compares: each rate is shown above or below the U.S. average on one scale.',
+        '| Metric | Value | VS U.S. average |\n|---|---|---|\n| Property crime rate | 5,007 / 100k | 156% above average |',
+      ]),
+    ).toContain('156% above average');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -105,6 +105,10 @@ const RELATED: Record<string, readonly string[]> = {
     'mm',
   ],
   left: ['remaining', 'residual', 'remains'],
+  minimum: ['min', 'least'],
+  compare: ['vs', 'versus', 'above', 'below', 'compared', 'than'],
+  maximum: ['max', 'most'],
+  rating: ['rated', 'class', 'grade', 'classification'],
   difference: ['delta', 'differential'],
   covering: ['roofing', 'shingles', 'shingle', 'material', 'covered'],
   covered: ['covering', 'roofing', 'shingles', 'material'],
@@ -674,8 +678,14 @@ export function factsOf(text: string, doc = 0): Fact[] {
       continue;
     }
     let prior: string | null = null;
-    for (const s of splitSentences(line)) {
-      push(s, false, listHead ?? heading);
+    // A list's number ("1.") is no sentence of its own.
+    const sentences = splitSentences(line).filter((t) => !/^\(?\d{1,3}[.)]$/.test(t));
+    // "• Budget for capital expenditures. Systems … can run $360,000 total.": a bullet's short
+    // first sentence names what the rest of it is about.
+    const lead0 = sentences[0] ?? '';
+    const itemLead = listItem && sentences.length > 1 && lead0.length <= 60 ? lead0 : null;
+    for (const s of sentences) {
+      push(s, false, (s === lead0 ? null : itemLead) ?? listHead ?? heading);
       const last = facts.at(-1);
       if (prior && last?.text === s && PRONOUN.test(s)) last.prior = prior;
       prior = s;
@@ -697,6 +707,8 @@ interface Scored extends Fact {
   matched: string[];
   /** A recommendation, for a question that asks what to do: it need not repeat the question. */
   recommends: boolean;
+  /** A count of the thing "how many" asks about ("10 playgrounds"): it answers on its own. */
+  counts: boolean;
   /**
    * Filed under a section named by what is asked ("Recommendation" for "What is the
    * recommendation?"): it answers though it does not repeat the question.
@@ -731,13 +743,16 @@ function sameWord(a: string, b: string): boolean {
 const DERIVED = /^(\p{L}+?)(ages?|ations?|ions?|ments?)$/u;
 
 /**
- * A word without its ending of tense or number ("covered", "covering" → "cover"), or null. An
+ * A word without its ending of tense or number ("covered", "covering" → "cover"; "zoned",
+ * "zoning" → "zon"), or null. An
  * -ing of a long word makes a noun of its own ("conditioning" is not "conditions").
  */
 function inflected(word: string): string | null {
-  const m = /^(\p{L}{4,}?)(ing|ed|es|s)$/u.exec(word);
+  const m = /^(\p{L}{3,}?)(ing|ed|es|s)$/u.exec(word);
   if (!m || /(ss|us|is)$/.test(word) || (m[2] === 'ing' && m[1]!.length > 5)) return null;
-  return m[1]!;
+  // "zoned" and "zoning": the e a word drops before its ending.
+  const stem = m[1]!.replace(/e$/, '');
+  return stem.length >= 3 ? stem : null;
 }
 
 /** "face" and "facing", "leave" and "leaving": a final e dropped before -ing. */
@@ -852,7 +867,7 @@ const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found|damage
 
 /** A question that asks what to do about something. */
 const ADVICE_QUESTION =
-  /\b(how (should|do|can|could|would|to) .{0,60}\b(repair|repaired|fix|fixed|address|addressed|correct|corrected|resolve|resolved|remedy|remedied|treat|treated)|what (should|do) (i|we) do|recommend(ed|ation|ations)?)\b/i;
+  /\b(how (should|do|can|could|would|to) .{0,60}\b(repair|repaired|fix|fixed|address|addressed|correct|corrected|resolve|resolved|remedy|remedied|treat|treated)|what (should|do) (i|we) do|what .{0,40}\bshould be (used|installed|fitted|done)|recommend(ed|ation|ations)?)\b/i;
 
 /** An instruction, as recommendations are written ("Seal the crack and repaint"). */
 const INSTRUCTION =
@@ -904,6 +919,9 @@ const UNITS = new Set(
 
 /** A count of a thing: a number, then the thing within three words ("228 radiometric JPEG images"). */
 function counts(text: string, noun: string): boolean {
+  // "Cover gable vents (2)": the count after the thing, in brackets.
+  for (const m of text.matchAll(/([\p{L}-]+)\s*\((\d{1,4})\)/gu))
+    if (sameWord(foldWords(m[1]!).at(-1) ?? '', noun)) return true;
   const words = foldWords(text);
   return words.some((w, i) => {
     if (!/^(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w))
@@ -970,7 +988,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const frame = /\b(kind|type|sort|style)s? of\b/i.exec(query)?.[1]?.toLowerCase();
   // "What is the issue in the kitchen?": the kitchen is what it is about; the issue is how
   // findings are asked for (the focus favours the words they are said in).
-  let asked = queryTerms(query).filter((t) => t !== frame);
+  // "What nails … re-nail …": one word asked twice counts once.
+  let asked = queryTerms(query)
+    .filter((t) => t !== frame)
+    .filter((t, i, all) => !all.slice(0, i).some((u) => sameWord(u, t)));
   // "What type of inspection was this?": nothing left but the report's own words; ask with them.
   if (asked.length === 0)
     asked = [...new Set(foldWords(query).filter((w) => REPORT_WORDS.has(w) || w === frame))];
@@ -1116,7 +1137,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
     if (label && LEGEND.test(f.text.slice(f.text.indexOf(':') + 1))) score *= 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
-    if (counted && counts(f.text, counted)) score *= 1.6;
+    const countsIt = counted !== null && counts(f.text, counted);
+    if (countsIt) score *= 1.6;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
@@ -1180,9 +1202,19 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (label) {
       // A label that names just what is asked ("Roofing material") over one that names more
       // ("Attic/roof insulation material").
-      const named = [...label].filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d/.test(w));
-      const finding = FINDING_LABEL.test(f.text.split(':')[0]!.trim());
-      if (named.length > 0 && !finding) {
+      // A row's code ("DEF-001: …") names nothing.
+      const code = /^[\p{Lu}\d]{1,6}[-./]?\d+[\p{L}\d-]*$/u.test(f.text.split(':')[0]!.trim());
+      const named = code
+        ? []
+        : [...label].filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d/.test(w));
+      // "Comments, questions, concerns": a label of what was said, like "Notes".
+      const finding = (f.text.split(':')[0] ?? '')
+        .split(/\s*(?:,|\/|&|\band\b)\s*/)
+        .some((part) => FINDING_LABEL.test(part.trim()));
+      // A label over a passage ("Roof Deck Attachment: When retrofit is required, renail …")
+      // is its section's name; the passage says what it is about.
+      const passage = f.text.length - f.text.indexOf(':') > 120;
+      if (named.length > 0 && !finding && !passage) {
         const asked = named.filter(
           (w) =>
             w === frame ||
@@ -1238,7 +1270,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // What was said before about the report counts less than the report itself.
     if (documents[f.doc]?.memory) score *= 0.8;
     if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
-    return { ...f, score, coverage, matched, weights: weight, recommends, named: namedBy };
+    return {
+      ...f,
+      score,
+      coverage,
+      matched,
+      weights: weight,
+      recommends,
+      named: namedBy,
+      counts: countsIt,
+    };
   });
 }
 
@@ -1341,7 +1382,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   );
   // What to do about a crack rarely names the room again: a recommendation that names the
   // thing (one term of the question) answers.
-  const enough = best.recommends ? ANSWERED_SHARE / 2 : ANSWERED_SHARE;
+  const enough = best.recommends || best.counts ? ANSWERED_SHARE / 2 : ANSWERED_SHARE;
   if (best.coverage < enough && together < 0.6 * total)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
   const [first, ...more] = chosen;
