@@ -729,6 +729,21 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('156% above average');
   });
 
+  it('answers with a value under an acronym of the words asked, and never with a form’s question', () => {
+    expect(
+      first('What is the air quality index?', [
+        'The Air Quality Index (AQI) runs 0 to 500; the lower the number, the cleaner the air.',
+        'AQI: 124',
+      ]),
+    ).toContain('AQI: 124');
+    expect(
+      first('What is the deck thickness?', [
+        'OSB Plywood Boards What is the deck thickness?',
+        'Deck: 7/16 inch plywood, thickness checked at the eaves.',
+      ]),
+    ).toContain('7/16 inch');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -1083,7 +1083,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // values ("Block C floor is plain cement concrete, 125mm thick. …") is only its context.
     const subjectNames = (f.subject ?? '').length <= SUBJECT_CHARS;
     const subject = new Set(subjectNames ? foldWords(f.subject ?? '') : []);
-    const label = f.labelled ? new Set(foldWords(f.text.split(':')[0] ?? '')) : null;
+    // A label in capitals says the words it stands for ("AQI" for "air quality index").
+    const labelText = f.labelled ? (f.text.split(':')[0] ?? '') : '';
+    const label = f.labelled ? withAcronyms(new Set(foldWords(labelText)), labelText, terms) : null;
     const context = f.labelled
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
@@ -1251,6 +1253,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     }
     // A duty in a standards-of-practice list ("E. identify the composition …").
     if (/^[A-Z]\.\s+\p{Ll}/u.test(f.text)) score *= 0.5;
+    // A form's question ("What is the deck thickness?") asks; it does not answer.
+    if (/\?\s*$/.test(f.text)) score *= 0.3;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
     if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
     if (advice) {
