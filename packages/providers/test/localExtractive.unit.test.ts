@@ -744,6 +744,21 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('7/16 inch');
   });
 
+  it('answers who with the person under a role said in other words, and keeps "property" before a noun', () => {
+    expect(
+      answer('Who inspected the facility?', [
+        'Inspector: Sample Person',
+        'The facility is in satisfactory condition with minor actions required.',
+      ]).split('\n')[0],
+    ).toContain('Inspector: Sample Person');
+    expect(
+      first('How does property crime compare with the US average?', [
+        'How this compares: each rate above or below the U.S. average, on one scale.',
+        '| Metric | Value | VS U.S. average |\n|---|---|---|\n| Violent crime rate | 775 / 100k | 104% above average |\n| Property crime rate | 5,007 / 100k | 156% above average |',
+      ]),
+    ).toContain('156% above average');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -195,9 +195,22 @@ const FURNITURE =
 
 /** The folded words of a question worth looking for. Pure. */
 export function queryTerms(query: string): string[] {
+  const words = foldWords(query);
+  // "property crime", "home value": a word every report says, naming a kind of the next word.
+  // Not "the property" ("Which way does the property face?"): there it is what is asked about.
+  const modifies = (i: number): boolean => {
+    const next = words[i + 1];
+    return (
+      REPORT_WORDS.has(words[i]!) &&
+      !/^(the|this|that|my|our|your|a|an)$/.test(words[i - 1] ?? '') &&
+      next !== undefined &&
+      next.length >= 3 &&
+      !STOPWORDS.has(next)
+    );
+  };
   return [
     ...new Set(
-      foldWords(query).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOPWORDS.has(w)),
+      words.filter((w, i) => (w.length >= 3 || /\d/.test(w)) && (!STOPWORDS.has(w) || modifies(i))),
     ),
   ];
 }
@@ -1386,7 +1399,12 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   );
   // What to do about a crack rarely names the room again: a recommendation that names the
   // thing (one term of the question) answers.
-  const enough = best.recommends || best.counts ? ANSWERED_SHARE / 2 : ANSWERED_SHARE;
+  // Who: a person named under their role answers, though the role is said in other words
+  // ("Inspector: …" for "Who inspected …?").
+  const enough =
+    best.recommends || best.counts || best.matched.includes('who')
+      ? ANSWERED_SHARE / 2
+      : ANSWERED_SHARE;
   if (best.coverage < enough && together < 0.6 * total)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
   const [first, ...more] = chosen;

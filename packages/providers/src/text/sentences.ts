@@ -8,9 +8,9 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 /**
  * Abbreviations before a name or a number, where UAX #29 (without ICU's suppression lists,
  * which `Intl.Segmenter` does not take) ends a sentence: "Ms. Priya Sharma", "Er. Rajesh
- * Kumar", "Reg. No. SE-4421", "Pvt. Ltd.".
+ * Kumar", "Reg. No. SE-4421", "Pvt. Ltd.", "vs. U.S. average".
  */
-const TITLE = /(?:^|[\s(])(mr|mrs|ms|mx|dr|er|prof|st|pvt|reg|ref|fig|approx)\.$/i;
+const TITLE = /(?:^|[\s(])(mr|mrs|ms|mx|dr|er|prof|st|pvt|reg|ref|fig|approx|vs)\.$/i;
 /** "No." goes on only before a number or a code ("No. 4", "No. SE-4421"). */
 const NUMBER_SIGN = /(?:^|[\s(])no\.$/i;
 
