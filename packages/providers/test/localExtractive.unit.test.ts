@@ -759,6 +759,16 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('156% above average');
   });
 
+  it('answers with a fact that stands far above every other, though it misses a word asked', () => {
+    expect(
+      first('What size is the water supply line?', [
+        'Water Supply Service: 3/4 in connection PVC plastic to brass fitting',
+        'Moisture & Water Intrusion: Not Rated',
+        'Electrical Service: 200 amp',
+      ]),
+    ).toContain('3/4 in connection');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

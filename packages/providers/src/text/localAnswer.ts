@@ -22,6 +22,8 @@ const MAX_FACT_CHARS = 420;
  * weight (its terms weighted by rarity in the documents); below it the report "does not say".
  */
 const ANSWERED_SHARE = 0.4;
+/** Least share of the question a fact far above every other must match to answer it. */
+const STANDS_OUT_COVERAGE = 0.3;
 
 // Words that match everywhere and say nothing about what is asked.
 const STOPWORDS = new Set(
@@ -1405,7 +1407,12 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     best.recommends || best.counts || best.matched.includes('who')
       ? ANSWERED_SHARE / 2
       : ANSWERED_SHARE;
-  if (best.coverage < enough && together < 0.6 * total)
+  // A fact that stands far above every other ("Debt Rate: 7.25%" for "What interest rate is
+  // assumed on the debt?") answers though it does not say every word asked.
+  const next = scored.find((f) => f !== best && !duplicates(f.text, best.text));
+  const standsOut =
+    best.coverage >= STANDS_OUT_COVERAGE && (!next || best.score >= 1.8 * next.score);
+  if (best.coverage < enough && together < 0.6 * total && !standsOut)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
   const [first, ...more] = chosen;
   const lines = [stated(first!, documents[first!.doc]!)];
