@@ -769,6 +769,15 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('3/4 in connection');
   });
 
+  it('does not answer with the opposite of what is asked', () => {
+    expect(
+      first("What is the furnace's heating capacity?", [
+        'Heat pump cooling capacity: 36,000 BTU/hr',
+        'Furnace: Gas forced air\n\nApproximate capacity: 90,000 BTU/hr',
+      ]),
+    ).toContain('90,000 BTU/hr');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -442,6 +442,22 @@ export function logicalLines(text: string): string[] {
 }
 
 /** A sentence that names its subject only by a pronoun: the sentence before names it. */
+/** Words that name the opposite of each other: a fact naming one does not answer the other. */
+const OPPOSITES: readonly (readonly [string, string])[] = [
+  ['heating', 'cooling'],
+  ['hot', 'cold'],
+  ['interior', 'exterior'],
+  ['inside', 'outside'],
+  ['front', 'rear'],
+  ['upper', 'lower'],
+  ['upstairs', 'downstairs'],
+  ['north', 'south'],
+  ['east', 'west'],
+  ['left', 'right'],
+  ['supply', 'return'],
+  ['incoming', 'outgoing'],
+];
+
 /** A scale's words one after another: the legend of a rating, not a rating. */
 const LEGEND =
   /^\s*(?:(?:poor|fair|moderate|good|excellent|very good|low|medium|high|satisfactory|unsatisfactory|average|critical)(?:[\s,/|]+|$)){3,}$/i;
@@ -1181,6 +1197,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (kind && f.labelled) score *= 1.2;
     // What kind of thing it is is not what is wrong with it ("Defect: the rubber boot …").
     if (kind && f.labelled && FINDING_LABEL.test(f.text.split(':')[0]!.trim())) score *= 0.7;
+    // The opposite of what is asked ("Cooling capacity" for the heating capacity, the front
+    // gutter for the rear one) answers something else.
+    if (
+      OPPOSITES.some(
+        ([a, b]) =>
+          (terms.includes(a) && words.has(b) && !words.has(a)) ||
+          (terms.includes(b) && words.has(a) && !words.has(b)),
+      )
+    )
+      score *= 0.5;
     if (focus.length > 0) {
       // The answer names what is asked about ("capacity", "age"); a grid answers it in its
       // label: "Main panel capacity: 200 AMP".
