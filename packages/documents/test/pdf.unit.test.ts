@@ -353,5 +353,8 @@ describe('PDF titles', () => {
     expect(cleanPdfTitle('  Untitled ')).toBeNull();
     expect(cleanPdfTitle('report.pdf')).toBe('report');
     expect(cleanPdfTitle('')).toBeNull();
+    // A page printed from a browser carries its address as its title.
+    expect(cleanPdfTitle('about:blank')).toBeNull();
+    expect(cleanPdfTitle('https://example.test/listing/124')).toBeNull();
   });
 });

@@ -100,7 +100,8 @@ export function loadError(err: unknown): DocumentError {
 
 /**
  * The Info dictionary's Title, unless it is only an authoring tool's placeholder: "Microsoft
- * Word - survey.docx" becomes "survey"; "Untitled" and empty titles count as none.
+ * Word - survey.docx" becomes "survey"; "Untitled", empty titles and a browser's address
+ * ("about:blank", a URL) count as none.
  */
 export function cleanPdfTitle(raw: string): string | null {
   const title = normalizeSpace(raw.replace(/\0/g, ''))
@@ -108,6 +109,8 @@ export function cleanPdfTitle(raw: string): string | null {
     .replace(/\.(docx?|pdf|rtf|odt|pages|indd|txt|html?)$/i, '')
     .trim();
   if (title === '' || /^(untitled|document\d*|title)$/i.test(title)) return null;
+  // A page printed from a browser is titled with its address ("about:blank", "https://…").
+  if (/^(about:|https?:\/\/|file:|data:|blob:)/i.test(title)) return null;
   return title;
 }
 
