@@ -778,6 +778,27 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('90,000 BTU/hr');
   });
 
+  it('answers a price with an amount of money, and a condition with an app’s status in capitals', () => {
+    expect(
+      first('What is the asking price?', [
+        'DETAILS $865,000',
+        'Modern living with a bright open kitchen and a large backyard.',
+      ]),
+    ).toContain('$865,000');
+    expect(
+      first('Is the HVAC working?', [
+        'HVAC filter is due for replacement within the next 60 days.',
+        'HVAC Check RUNNING NORMALLY',
+      ]),
+    ).toContain('RUNNING NORMALLY');
+    expect(
+      answer('Who checked the property?', [
+        'Property specialist: J. Alvarez',
+        'Visit type: One-time check',
+      ]).split('\n')[0],
+    ).toContain('J. Alvarez');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -82,7 +82,9 @@ const RELATED: Record<string, readonly string[]> = {
   new: ['age', 'year', 'years', 'installed'],
   built: ['year', 'constructed', 'construction', 'age'],
   size: ['capacity', 'gallon', 'gallons', 'amp', 'amps', 'btu', 'tons', 'rating', 'rated'],
-  big: ['size', 'capacity', 'gallon', 'gallons'],
+  big: ['size', 'capacity', 'gallon', 'gallons', 'sq', 'sqft', 'square', 'area', 'acres'],
+  working: ['running', 'operating', 'operational', 'functional', 'functioning'],
+  address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
   long: [
     'length',
@@ -311,13 +313,17 @@ const LABEL_ALONE =
 const ITEM_RATING =
   /^(.{3,80}?)\s+(satisfactory|not rated|not inspected|not present|not applicable|needs? (?:evaluation|repair|attention|maintenance|service)|needs? further evaluation|marginal|serviceable|acceptable|deficient|defective|inspected|repair(?:s)? needed|monitor|maintenance|attention|healthy|safety (?:hazard|risk|concern)|new damage|no change|unchanged|worsened|degraded|damaged|missing)$/i;
 
+/** A status an app prints in capitals at the right of an item ("HVAC Check RUNNING NORMALLY"). */
+const ITEM_STATUS =
+  /^(.{3,80}?)\s+(NO ISSUES(?: FOUND)?|CLEAR|SECURE|RUNNING NORMALLY|OPERATIONAL|FUNCTIONAL|WORKING|NOT WORKING|COLLECTED|PASS|FAIL|OK)$/;
+
 /**
  * An item's line: its name, then its rating ("Water Heater Needs Evaluation"). The name starts
  * with a capital and says no verb ("The roof was sound and needs maintenance" is a sentence).
  */
 function itemLine(line: string): RegExpExecArray | null {
   if (/[.!?:;]$/.test(line) || line.split(/\s+/).length > 12) return null;
-  const m = ITEM_RATING.exec(line);
+  const m = ITEM_RATING.exec(line) ?? ITEM_STATUS.exec(line);
   if (!m || !/^[\p{Lu}\d]/u.test(m[1]!) || m[1]!.split(/\s+/).length > 9) return null;
   return /\b(is|was|were|are|be|been|has|have|had|will|should|must|appears?|seems?)\b/i.test(m[1]!)
     ? null
@@ -846,7 +852,7 @@ const DATE_VALUE =
 
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
-  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant)s?\b/i;
+  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant)s?\b/i;
 
 /** A person named in a sentence: "prepared by Er. Rajesh Kumar", "Thermographer: Ms. Priya Sharma". */
 const PERSON_NAMED =
@@ -887,7 +893,7 @@ const CURRENCY = /[$€£₹¥]\s?\d|\b(rs|inr|usd|aed|eur|gbp|cad|aud|nzd|chf)\
 
 /** A value that is only a rating of a grid: it answers how a thing was found, not what it is. */
 const RATING_VALUE =
-  /:\s*(serviceable|satisfactory|acceptable|marginal|poor|good|fair|review|comment|inspected|not inspected|not rated|not present|not applicable|not operated|needs? (?:further )?(?:evaluation|repair|attention|maintenance|service)|deficient|defective|monitor|maintenance|attention|healthy|repair|s|r|c|np|ni|no)[\s,.;]*$/i;
+  /:\s*(serviceable|satisfactory|acceptable|marginal|poor|good|fair|review|comment|inspected|not inspected|not rated|not present|not applicable|not operated|needs? (?:further )?(?:evaluation|repair|attention|maintenance|service)|deficient|defective|monitor|maintenance|attention|healthy|repair|no issues(?: found)?|clear|secure|running normally|operational|functional|working|not working|pass|fail|ok|s|r|c|np|ni|no)[\s,.;]*$/i;
 
 /** A question about how a thing was found, which a rating answers. */
 const CONDITION_QUESTION =
@@ -1042,6 +1048,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "What compliance score did the site get?": a score is a figure ("70% compliance", "8.1",
   // "4/5"), whatever word stands beside it.
   const scoreTerm = terms.find((t) => /^(score|scored|scores)$/.test(t));
+  // "What is the asking price?": an amount of money is a price, whatever label it is under.
+  const moneyTerm = terms.find((t) => /^(price|prices|cost|costs|fee|fees|rent|amount)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
   // "Who did the thermal scan?": a person, under the label of their role ("Thermographer: …").
   const who = /^\s*who\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
@@ -1137,6 +1145,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         termMatches(t, subject) ||
         (when && t === 'date' && saysWhen(f.text)) ||
         (t === scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) ||
+        (t === moneyTerm && CURRENCY.test(f.text)) ||
         (who &&
           t === 'who' &&
           ((f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? '')) || namesPerson(f.text)))
