@@ -82,7 +82,7 @@ const RELATED: Record<string, readonly string[]> = {
   new: ['age', 'year', 'years', 'installed'],
   built: ['year', 'constructed', 'construction', 'age'],
   size: ['capacity', 'gallon', 'gallons', 'amp', 'amps', 'btu', 'tons', 'rating', 'rated'],
-  big: ['size', 'capacity', 'gallon', 'gallons', 'sq', 'sqft', 'square', 'area', 'acres'],
+  big: ['size', 'capacity', 'gallon', 'gallons', 'sq', 'sqft', 'square', 'acres'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
