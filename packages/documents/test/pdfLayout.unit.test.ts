@@ -341,25 +341,26 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     );
   });
 
+  /** The one section of a page: body text, then rows of up to four cells in fixed columns. */
+  const gridPage = (rows: [number, string[]][], after: number) => {
+    const cells = rows.flatMap(([y, row]) =>
+      row.map((c, k) => item(c, [45, 160, 300, 415][k] as number, y, 9, 'body')),
+    );
+    return analysePages([{ height: 792, items: [...body(760), ...cells, ...body(after)] }])[0];
+  };
+
   it('reads pairs of label and value side by side as "Label: value" lines, row by row', () => {
-    const row = (y: number, cells: string[]): RawTextItem[] =>
-      cells.map((c, k) => item(c, [45, 160, 300, 415][k] as number, y, 9, 'body'));
-    const [section] = analysePages([
-      {
-        height: 792,
-        items: [
-          ...body(760),
-          ...row(700, ['Wildfire', 'Relatively Low', 'Earthquake', 'Very High']),
-          ...row(686, ['Tornado', 'Relatively Moderate', 'Coastal Flood', 'Relatively Moderate']),
-          ...row(672, ['Inland Flood', 'Very High', 'Hail', 'Very Low']),
-          ...row(658, ['Strong Wind', 'Very Low']),
-          ...body(600),
-          ...row(540, ['Report No.:', 'RS-0142', 'Inspection Date:', 'April 27, 2026']),
-          ...row(526, ['Client:', 'Sample Client Ltd.', 'Inspector:', 'Sample Inspector']),
-          ...body(480),
-        ],
-      },
-    ]);
+    const section = gridPage(
+      [
+        [700, ['Wildfire', 'Relatively Low', 'Earthquake', 'Very High']],
+        [686, ['Tornado', 'Relatively Moderate', 'Coastal Flood', 'Relatively Moderate']],
+        [672, ['Inland Flood', 'Very High', 'Hail', 'Very Low']],
+        [658, ['Strong Wind', 'Very Low']],
+        [560, ['Report No.:', 'RS-0142', 'Inspection Date:', 'April 27, 2026']],
+        [546, ['Client:', 'Sample Client Ltd.', 'Inspector:', 'Sample Inspector']],
+      ],
+      480,
+    );
     const lines = paragraphs(section?.markdown ?? '');
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -377,21 +378,15 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
   });
 
   it('keeps a four-column table with a header row a table', () => {
-    const row = (y: number, cells: string[]): RawTextItem[] =>
-      cells.map((c, k) => item(c, [45, 160, 300, 415][k] as number, y, 9, 'body'));
-    const [section] = analysePages([
-      {
-        height: 792,
-        items: [
-          ...body(760),
-          ...row(700, ['Room', 'Floor', 'Finish', 'Condition']),
-          ...row(686, ['Kitchen', 'Ground', 'Tile', 'Good']),
-          ...row(672, ['Bedroom', 'First', 'Carpet', 'Fair']),
-          ...row(658, ['Bathroom', 'First', 'Vinyl', 'Poor']),
-          ...body(600),
-        ],
-      },
-    ]);
+    const section = gridPage(
+      [
+        [700, ['Room', 'Floor', 'Finish', 'Condition']],
+        [686, ['Kitchen', 'Ground', 'Tile', 'Good']],
+        [672, ['Bedroom', 'First', 'Carpet', 'Fair']],
+        [658, ['Bathroom', 'First', 'Vinyl', 'Poor']],
+      ],
+      600,
+    );
     expect(section?.tables).toHaveLength(1);
     expect(section?.tables[0]?.rows[0]).toEqual(['Room', 'Floor', 'Finish', 'Condition']);
   });
