@@ -22,8 +22,10 @@ const MAX_FACT_CHARS = 420;
  * weight (its terms weighted by rarity in the documents); below it the report "does not say".
  */
 const ANSWERED_SHARE = 0.4;
-/** Least share of the question a fact far above every other must match to answer it. */
+/** Least share of the question a fact far above every other must match to answer it, */
 const STANDS_OUT_COVERAGE = 0.3;
+/** and how many times the next fact's score it must have. */
+const STANDS_OUT_RATIO = 1.8;
 
 // Words that match everywhere and say nothing about what is asked.
 const STOPWORDS = new Set(
@@ -447,7 +449,6 @@ export function logicalLines(text: string): string[] {
   return out;
 }
 
-/** A sentence that names its subject only by a pronoun: the sentence before names it. */
 /** Words that name the opposite of each other: a fact naming one does not answer the other. */
 const OPPOSITES: readonly (readonly [string, string])[] = [
   ['heating', 'cooling'],
@@ -475,6 +476,7 @@ const RATING_ALONE =
 /** A list's item: "1. Restrict …" (its dot escaped in Markdown), "- Seal …", "• Clear …". */
 const LIST_ITEM = /^\s*(?:\d{1,2}\\?[.)]|[-•*▪◦●]|\p{Ll}\))\s+/u;
 
+/** A sentence that names its subject only by a pronoun: the sentence before names it. */
 const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
 
 /** A row of labels ("| Service Amperage: | Wiring Method: |"): the values are on the next row. */
@@ -781,8 +783,8 @@ const DERIVED = /^(\p{L}+?)(ages?|ations?|ions?|ments?)$/u;
 
 /**
  * A word without its ending of tense or number ("covered", "covering" → "cover"; "zoned",
- * "zoning" → "zon"), or null. An
- * -ing of a long word makes a noun of its own ("conditioning" is not "conditions").
+ * "zoning" → "zon"), or null. An -ing of a word longer than five letters makes a noun of its
+ * own ("conditioning" is not "conditions").
  */
 function inflected(word: string): string | null {
   const m = /^(\p{L}{3,}?)(ing|ed|es|s)$/u.exec(word);
@@ -933,7 +935,7 @@ function anyCase(word: string): string {
 const CONTENTS = /(\b\d{1,2}\.\d{1,2}\s+\p{Lu}[^.]{3,80}?){3,}|\.{6,}\s*\d/u;
 
 /** What "how many …" counts: the last word of the phrase after it ("thermal images"). Pure. */
-export function countedNoun(query: string): string | null {
+function countedNoun(query: string): string | null {
   const m = /\bhow many ([\p{L}\s'’-]+)/iu.exec(query);
   if (!m) return null;
   const phrase: string[] = [];
@@ -1092,12 +1094,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     );
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
-  const codes = [
-    ...[...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({
-      same: new RegExp(`\\b${m[1]!}-?${m[2]!}\\b`, 'i'),
-      kind: new RegExp(`\\b${m[1]!}-?\\d`, 'i'),
-    })),
-  ];
+  const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({
+    same: new RegExp(`\\b${m[1]!}-?${m[2]!}\\b`, 'i'),
+    kind: new RegExp(`\\b${m[1]!}-?\\d`, 'i'),
+  }));
   // "Block B", "Unit 4", "Flat 2A": one of several alike, named by a letter or number.
   const places = [...query.matchAll(PLACE_NAME)].map((m) => ({
     id: m[2]!,
@@ -1224,8 +1224,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         (when && saysWhen(f.text))
       ) {
         score *= 1.3;
-        // When something happens is a date under a label naming it ("Contract end: …").
-        // "Contract end" for "when does the contract end"; any "… Date" names no event.
+        // When something happens is a date under a label naming it ("Contract end: …" for
+        // "when does the contract end"); "… Date" alone names no event.
         const labelNames =
           label &&
           (when
@@ -1442,11 +1442,11 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     best.recommends || best.counts || best.matched.includes('who')
       ? ANSWERED_SHARE / 2
       : ANSWERED_SHARE;
-  // A fact that stands far above every other ("Debt Rate: 7.25%" for "What interest rate is
-  // assumed on the debt?") answers though it does not say every word asked.
+  // A fact that stands far above every other ("Water Supply Service: 3/4 in connection …" for
+  // "What size is the water supply line?") answers though it does not say every word asked.
   const next = scored.find((f) => f !== best && !duplicates(f.text, best.text));
   const standsOut =
-    best.coverage >= STANDS_OUT_COVERAGE && (!next || best.score >= 1.8 * next.score);
+    best.coverage >= STANDS_OUT_COVERAGE && (!next || best.score >= STANDS_OUT_RATIO * next.score);
   if (best.coverage < enough && together < 0.6 * total && !standsOut)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
   const [first, ...more] = chosen;
