@@ -758,6 +758,8 @@ interface Scored extends Fact {
 /** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
+  // Every form below keeps the word's first letters: most pairs end here.
+  if (a.slice(0, 2) !== b.slice(0, 2)) return false;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   if (droppedE(short, long)) return true;
   // "liability" and "liabilities", "property" and "properties".
