@@ -582,10 +582,10 @@ describe('local answerer: word families, lists, places, counts and times', () =>
   it('answers who with a person named in a sentence, not a firm', () => {
     expect(
       first('Who carried out the survey?', [
-        'The survey was commissioned by Northgate Holdings Ltd. and carried out on 2 May.',
-        'This survey was carried out by Ms. Dana Reyes (Reg. No. AB-12), a chartered surveyor.',
+        'The survey was commissioned by Sample Holdings Ltd. and carried out on 2 May.',
+        'This survey was carried out by Ms. Sample Surveyor (Reg. No. AB-12), a chartered surveyor.',
       ]),
-    ).toContain('Dana Reyes');
+    ).toContain('Sample Surveyor');
   });
 
   it('answers with the items of a list set under the line that the question names', () => {
@@ -793,10 +793,10 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('RUNNING NORMALLY');
     expect(
       answer('Who checked the property?', [
-        'Property specialist: J. Alvarez',
+        'Property specialist: Sample Specialist',
         'Visit type: One-time check',
       ]).split('\n')[0],
-    ).toContain('J. Alvarez');
+    ).toContain('Sample Specialist');
   });
 
   it('says an item with the rating set on the line under it', () => {

@@ -17,10 +17,15 @@ describe('splitSentences', () => {
 describe('splitSentences: titles and numbers', () => {
   it('keeps a title before a name and a number sign before a code inside the sentence', () => {
     expect(
-      splitSentences('Prepared by Er. Sam Roe (Reg. No. SE-44) for Acme Pvt. Ltd. on site. Next.'),
-    ).toEqual(['Prepared by Er. Sam Roe (Reg. No. SE-44) for Acme Pvt. Ltd. on site.', 'Next.']);
+      splitSentences(
+        'Prepared by Er. Sample Engineer (Reg. No. SE-44) for Sample Firm Pvt. Ltd. on site. Next.',
+      ),
+    ).toEqual([
+      'Prepared by Er. Sample Engineer (Reg. No. SE-44) for Sample Firm Pvt. Ltd. on site.',
+      'Next.',
+    ]);
     expect(
-      splitSentences('Thermographer: Ms. Ana Diaz. The answer was no. Then it rained.'),
-    ).toEqual(['Thermographer: Ms. Ana Diaz.', 'The answer was no.', 'Then it rained.']);
+      splitSentences('Thermographer: Ms. Sample Person. The answer was no. Then it rained.'),
+    ).toEqual(['Thermographer: Ms. Sample Person.', 'The answer was no.', 'Then it rained.']);
   });
 });

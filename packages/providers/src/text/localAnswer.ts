@@ -858,7 +858,7 @@ const DATE_VALUE =
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant)s?\b/i;
 
-/** A person named in a sentence: "prepared by Er. Rajesh Kumar", "Thermographer: Ms. Priya Sharma". */
+/** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
   /\b(?:by|[Ii]nspector|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
 
@@ -866,7 +866,7 @@ const PERSON_NAMED =
 const FIRM =
   /\b(ltd|pvt|inc|llc|llp|plc|gmbh|limited|consultants?|solutions|services|company|co|group|corp|corporation|industries|industrial|associates)\b/i;
 
-/** Whether a sentence names a person: "by Er. Rajesh Kumar", not "by Bharat Industrial Ltd.". */
+/** Whether a sentence names a person: "by Er. Sample Engineer", not "by Sample Industrial Ltd.". */
 function namesPerson(text: string): boolean {
   const m = PERSON_NAMED.exec(text);
   return m !== null && !FIRM.test(text.slice(m.index, m.index + m[0].length + 30));

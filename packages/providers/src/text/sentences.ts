@@ -7,8 +7,8 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**
  * Abbreviations before a name or a number, where UAX #29 (without ICU's suppression lists,
- * which `Intl.Segmenter` does not take) ends a sentence: "Ms. Priya Sharma", "Er. Rajesh
- * Kumar", "Reg. No. SE-4421", "Pvt. Ltd.", "vs. U.S. average".
+ * which `Intl.Segmenter` does not take) ends a sentence: "Ms. Sample Person", "Er. Sample
+ * Engineer", "Reg. No. SE-4421", "Pvt. Ltd.", "vs. U.S. average".
  */
 const TITLE = /(?:^|[\s(])(mr|mrs|ms|mx|dr|er|prof|st|pvt|reg|ref|fig|approx|vs)\.$/i;
 /** "No." goes on only before a number or a code ("No. 4", "No. SE-4421"). */

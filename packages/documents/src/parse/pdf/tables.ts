@@ -667,7 +667,7 @@ export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): st
 
 /**
  * A grid of label/value pairs side by side, without a header row ("Wildfire | Relatively Low |
- * Earthquake | Very High", "Client: | Acme Ltd. | Inspector: | R. Sharma"): read as "Label: value"
+ * Earthquake | Very High", "Client: | Sample Ltd. | Inspector: | Sample Inspector"): read as "Label: value"
  * lines, row by row. Told from a table by its labels ending in a colon, or by values the pairs
  * share (a rating scale) under labels that are all different.
  */
