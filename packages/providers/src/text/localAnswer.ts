@@ -834,8 +834,15 @@ const NO_VALUE =
 /** A score as reports give one: a percentage, a figure with decimals, or points out of a total. */
 const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 
-const QUANTITY_QUESTION =
-  /\b(how (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm|far)|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\b/i;
+/** What "how … ?" asks to be measured: how old, how many, how far … */
+const MEASURES = 'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far';
+/** A question a number answers ("How old is the roof?"). */
+const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
+
+const QUANTITY_QUESTION = new RegExp(
+  `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
+  'i',
+);
 const KIND_QUESTION =
   /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
 
@@ -918,8 +925,10 @@ const INSTRUCTION =
 const FINDING_LABEL =
   /^(the )?(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/i;
 
-const FOCUS =
-  /\b(?:how (old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far)|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\p{L}\s'’-]{3,})|(where)|(when|how soon))\b/iu;
+const FOCUS = new RegExp(
+  `\\b(?:how (${MEASURES})|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\\p{L}\\s'’-]{3,})|(where)|(when|how soon))\\b`,
+  'iu',
+);
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
   /^(of|for|in|on|at|to|with|by|from|during|after|before|since|between|near|under|over|than|when|while|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
@@ -1090,10 +1099,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
   const quantity = QUANTITY_QUESTION.test(query);
-  const measure =
-    /\bhow (old|many|much|big|large|long|deep|thick|high|wide|tall|hot|cold|warm|far)\b/i.test(
-      query,
-    );
+  const measure = MEASURE_QUESTION.test(query);
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({

@@ -635,6 +635,17 @@ export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
   return runs;
 }
 
+/** A cell of figures only ("12", "$1,200", "40 %"): a value, never a label. */
+const NUMERIC = /^[\d.,%$€£ -]+$/;
+
+/** Whether the first row alone is set apart by type or capitals: a header, not labels. */
+function headerSetApart(emph: readonly boolean[], caps: readonly boolean[]): boolean {
+  return (
+    (emph[0] === true && !emph.slice(1).some(Boolean)) ||
+    (caps[0] === true && !caps.slice(1).some(Boolean))
+  );
+}
+
 /**
  * A two-column table without a header row of its own (no row set apart by type), each row a
  * label and its value ("Main Panel Capacity | 200 Amps"): read as "Label: value" lines.
@@ -659,16 +670,15 @@ export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): st
   const width = run.rows[0]?.length ?? 0;
   if (width >= 4 && width % 2 === 0) return pairedColumns(run.rows, emph, caps);
   if (run.rows.some((r) => r.length !== 2 || r[0] === '' || r[1] === '')) return null;
-  if ((emph[0] && !emph.slice(1).some(Boolean)) || (caps[0] && !caps.slice(1).some(Boolean)))
-    return null;
-  if (run.rows.some((r) => /^[\d.,%$€£ -]+$/.test(r[0] as string))) return null;
+  if (headerSetApart(emph, caps)) return null;
+  if (run.rows.some((r) => NUMERIC.test(r[0] as string))) return null;
   return run.rows.map((r) => `${cleanLabel(r[0] as string)}: ${r[1] as string}`);
 }
 
 /**
  * A grid of label/value pairs side by side, without a header row ("Wildfire | Relatively Low |
- * Earthquake | Very High", "Client: | Sample Ltd. | Inspector: | Sample Inspector"): read as "Label: value"
- * lines, row by row. Told from a table by its labels ending in a colon, or by values the pairs
+ * Earthquake | Very High", "Client: | Sample Ltd. | Inspector: | Sample Inspector"): read as
+ * "Label: value" lines, row by row. Told from a table by its labels ending in a colon, or by values the pairs
  * share (a rating scale) under labels that are all different.
  */
 function pairedColumns(
@@ -678,8 +688,7 @@ function pairedColumns(
 ): string[] | null {
   const width = rows[0]?.length ?? 0;
   if (rows.length < 2 || rows.some((r) => r.length !== width)) return null;
-  if ((emph[0] && !emph.slice(1).some(Boolean)) || (caps[0] && !caps.slice(1).some(Boolean)))
-    return null;
+  if (headerSetApart(emph, caps)) return null;
   const labels: string[] = [];
   const valuesByPair: Set<string>[] = [];
   for (const r of rows) {
@@ -688,7 +697,7 @@ function pairedColumns(
       const value = r[c + 1] as string;
       if ((label === '') !== (value === '')) return null;
       if (label === '') continue;
-      if (/^[\d.,%$€£ -]+$/.test(label)) return null;
+      if (NUMERIC.test(label)) return null;
       labels.push(label);
       (valuesByPair[c / 2] ??= new Set()).add(value.toLowerCase());
     }
