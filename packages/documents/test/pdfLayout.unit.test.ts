@@ -224,6 +224,66 @@ describe('PDF layout analysis: cells wrapped over several lines', () => {
       ['', 'noise affects sleep.', 'Quiet streets sell.'],
     ]);
   });
+
+  it('joins the lines a single cell wraps onto, whatever their case, and a first row that wraps', () => {
+    // Three columns: a number, a finding wide enough for its text, a reference.
+    const wide = (cells: string[], y: number): RawTextItem[] =>
+      cells.flatMap((c, k) => (c === '' ? [] : [item(c, [56, 90, 300][k]!, y)]));
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          // A summary table with no header line: its first row wraps too.
+          ...wide(['1', 'Observed dampness at the skirting', '1.1'], 500),
+          ...wide(['', 'level of the Hall of Flat No.', ''], 488),
+          ...wide(['', '103', ''], 476),
+          ...wide(['2', 'Observed leakage at the Parking', '2.1'], 460),
+          ...wide(['', 'ceiling below Flat No. 103', ''], 448),
+          // Choices of a list, one under the other, are not one wrapped cell.
+          ...row(['Patio', 'Paver/Tile', 'Brick'], 300),
+          ...row(['', 'Patio Slab', ''], 288),
+        ],
+      },
+    ]);
+    const tables = sections[0]?.tables ?? [];
+    expect(tables[0]?.rows).toEqual([
+      ['1', 'Observed dampness at the skirting level of the Hall of Flat No. 103', '1.1'],
+      ['2', 'Observed leakage at the Parking ceiling below Flat No. 103', '2.1'],
+    ]);
+    expect(JSON.stringify(tables)).not.toContain('Paver/Tile Patio Slab');
+  });
+
+  it('keeps rows set far apart under their header, cells centred under it, and a name cut after "&"', () => {
+    const cells = (texts: string[], xs: number[], y: number): RawTextItem[] =>
+      texts.flatMap((c, k) => (c === '' ? [] : [item(c, xs[k]!, y)]));
+    const heads = [56, 220, 380];
+    const rowsAt = [56, 217.5, 380];
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          ...cells(['CATEGORY', 'STATUS', 'VERDICT'], heads, 600),
+          ...cells(['Roofing &', 'HEALTHY', 'Shingles in good'], rowsAt, 550),
+          ...cells(['Attic', '', 'repair, 10 years left.'], rowsAt, 536),
+          // "SAFETY RISK" centred under "STATUS", starting left of it.
+          ...cells(['Electrical', 'SAFETY RISK', 'No GFCI in the kitchen.'], [56, 207.5, 380], 486),
+          // One wrapped row with no other row near it reads as the line it is.
+          ...cells(['1', 'Observed dampness at the', '1.1'], [56, 90, 300], 300),
+          ...cells(['', 'skirting level of the hall', ''], [56, 90, 300], 288),
+        ],
+      },
+    ]);
+    expect(sections[0]?.tables.map((t) => t.rows)).toEqual([
+      [
+        ['CATEGORY', 'STATUS', 'VERDICT'],
+        ['Roofing & Attic', 'HEALTHY', 'Shingles in good repair, 10 years left.'],
+        ['Electrical', 'SAFETY RISK', 'No GFCI in the kitchen.'],
+      ],
+    ]);
+    expect(paragraphs(sections[0]?.markdown ?? '')).toContain(
+      '1 Observed dampness at the skirting level of the hall 1.1',
+    );
+  });
 });
 
 describe('PDF layout analysis: sidebars', () => {
@@ -505,6 +565,29 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
         'Inspector: Sample Engineer',
         '- Active water seepage observed along the north wall',
         '- Efflorescence deposits visible at several places',
+      ]),
+    );
+  });
+
+  it('starts a paragraph at each numbered item after one that ended its sentence', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Observations:', 40, 680),
+          item('1. Damp patches observed on the bedroom wall near the window.', 40, 662),
+          item('2. Minor cracks visible on the living room ceiling.', 40, 650),
+          item('3. Paint peeling in the kitchen, worst behind the sink and', 40, 638),
+          item('around the window frame.', 40, 626),
+        ],
+      },
+    ]);
+    expect(paragraphs(section?.markdown ?? '')).toEqual(
+      expect.arrayContaining([
+        '1. Damp patches observed on the bedroom wall near the window.',
+        '2. Minor cracks visible on the living room ceiling.',
+        '3. Paint peeling in the kitchen, worst behind the sink and around the window frame.',
       ]),
     );
   });

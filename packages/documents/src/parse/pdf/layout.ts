@@ -44,6 +44,8 @@ export function typicalLeading(lines: Line[], bodySize: number): number {
  * a finding's number before its text, under the line naming what it is about.
  */
 const BULLET = /^[-–•●▪◦■*]\s+\S/u;
+/** A numbered item: "2. Minor cracks …", "3) Paint peeling …". */
+const NUMBERED = /^\d{1,2}[.)]\s+\p{Lu}/u;
 /** A line that starts with a label and its colon ("Inspection Date: March 10, 2025"). */
 const LABEL_START = /^\p{Lu}[\p{L}\p{N} /&().'-]{0,40}:\s+\S/u;
 
@@ -170,6 +172,17 @@ export function linesToSections(
       continue;
     }
     const table = tableAt.get(i);
+    if (table && table.rows.length === 1) {
+      // One row whose cells wrapped over several lines (no header, no other rows): read as the
+      // line it is, each cell whole ("Electrical SAFETY RISK GFCI protection missing in
+      // kitchen/baths.").
+      flushPara();
+      const pageEnd = (lines[table.end - 1] as Line).page;
+      const text = (table.rows[0] ?? []).filter((c) => c !== '').join(' ');
+      blocks.push({ markdown: escapeMarkdown(text), pageStart: table.page, pageEnd });
+      i = table.end - 1;
+      continue;
+    }
     const pairs = table ? keyValueLines(lines, table, body) : null;
     if (table && pairs) {
       flushPara();
@@ -210,8 +223,12 @@ export function linesToSections(
         const runsOn =
           !/[.!?:;]$/.test(prev.text) && /^\p{Ll}/u.test(line.text) && gap <= 2.2 * line.size;
         // A bulleted item, or a `Label: value` line under another, starts a paragraph of its own.
+        // So does a numbered item after one that ended its sentence ("1. Damp patches observed
+        // on the bedroom wall." then "2. Minor cracks …"): a list of findings, one per line.
         const starts =
-          BULLET.test(line.text) || (LABEL_START.test(line.text) && LABEL_START.test(prev.text));
+          BULLET.test(line.text) ||
+          (LABEL_START.test(line.text) && LABEL_START.test(prev.text)) ||
+          (NUMBERED.test(line.text) && /[.!?]$/.test(prev.text) && NUMBERED.test(para.text));
         continues = sameSize && gap > 0 && (gap <= leading * 1.35 || runsOn) && !starts;
       }
       if (continues) {

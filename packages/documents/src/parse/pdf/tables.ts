@@ -38,6 +38,12 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
         const nextStart = cols[c + 1]?.x ?? Number.POSITIVE_INFINITY;
         if (Math.abs(s.x - col.x) <= tol || Math.abs(s.end - col.end) <= tol) return c;
         if (s.x >= col.x - tol && s.x < nextStart - tol && s.end <= nextStart + tol) return c;
+        // A cell centred under its column's shorter title, wider on both sides ("SAFETY RISK"
+        // under "Status").
+        const middle = (s.x + s.end) / 2;
+        const prevEnd = cols[c - 1]?.end ?? Number.NEGATIVE_INFINITY;
+        const spans = s.x < col.x && s.end > col.end && s.x > prevEnd;
+        if (spans && Math.abs(middle - (col.x + col.end) / 2) <= 2 * tol) return c;
       }
       return -1;
     };
@@ -45,9 +51,32 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     let j = i + 1;
     for (; j < lines.length; j++) {
       const line = lines[j] as Line;
-      if (!isBody(j) || line.segments.length < 2) break;
+      if (!isBody(j) || line.segments.length === 0) break;
       const prev = lines[j - 1] as Line;
-      if (line.page === prev.page && prev.y - line.y > 3 * line.size) break;
+      // Rows set far apart (cells padded) still belong when every cell starts in a column;
+      // a row of labels ("Levels: | Estimated Age:") so far down heads a table of its own.
+      const aligned =
+        line.segments.length >= 3 &&
+        line.segments.length === cols.length &&
+        line.segments.every((seg, c) => columnOf(seg) === c && !seg.text.endsWith(':'));
+      const gap = prev.y - line.y;
+      if (line.page === prev.page && gap > (aligned ? 6 : 3) * line.size) break;
+      // A cell's text wrapped onto the next line alone ("level of Hall of Flat No. 103" under
+      // "Observed dampness at the skirting"): it goes on in its column, whatever its case.
+      if (line.segments.length === 1) {
+        const only = line.segments[0] as Segment;
+        const c = columnOf(only);
+        const above = rows[rows.length - 1] as string[];
+        const near = line.page === prev.page && gap <= 1.6 * line.size;
+        const cell = above[c] ?? '';
+        // Only text long enough to wrap goes on so ("Paver/Tile" then "Patio Slab" are two
+        // choices of a list), or a word cut at its hyphen ("Medium-" / "Risk").
+        const wraps =
+          cell.split(/\s+/).length >= 3 || /-$/.test(cell) || /^\p{Ll}/u.test(only.text);
+        if (c <= 0 || !near || cell === '' || ENDS.test(cell) || !wraps) break;
+        above[c] = `${above[c]} ${only.text}`;
+        continue;
+      }
       const row: string[] = cols.map(() => '');
       let last = -1;
       let ok = true;
@@ -62,7 +91,9 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
       }
       if (!ok) break;
       const above = rows[rows.length - 1] as string[];
-      if (rows.length > 1 && continues(above, row)) {
+      // The first row goes on too ("Observed dampness at the skirting" / "level of …"), but
+      // only in words: a row of figures under a header is a row.
+      if (continues(above, row) && (rows.length > 1 || row.every((c) => !/^\d/.test(c)))) {
         row.forEach((cell, c) => {
           if (cell !== '') above[c] = `${above[c]} ${cell}`;
         });
@@ -72,7 +103,9 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     }
     const cells = rows.flat().filter((c) => c !== '');
     const long = cells.filter((c) => c.length > MAX_CELL_CHARS).length;
-    if (rows.length >= 2 && long * 2 < cells.length) {
+    // One row of three or more cells wrapped over several lines is a table too.
+    const wrappedRow = rows.length === 1 && cols.length >= 3 && j - i >= 2;
+    if ((rows.length >= 2 || wrappedRow) && long * 2 < cells.length) {
       runs.push({ start: i, end: j, rows: padRows(rows), page: first.page });
       i = j;
     } else {
@@ -82,16 +115,23 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
   return runs;
 }
 
+/** A cell whose sentence ended ("… of Flat No." has not: an abbreviation before a number). */
+const ENDS = /(?<!\b(?:No|Nos|St|Dr|Fig|approx|vs))[.!?)]$/i;
+
 /**
  * A row that only goes on with the text of the row above: nothing in its first column, and
  * each of its cells under a cell of that row whose sentence has not ended ("verify before
  * relying on" under "Moderate: Map/source screening estimate,"). Pure.
  */
 export function continues(above: readonly string[], row: readonly string[]): boolean {
-  if (row[0] !== '' || row.every((c) => c === '')) return false;
+  if (row.every((c) => c === '')) return false;
+  // "Roofing &" over "Attic": a first cell cut after a joining word goes on too.
+  const joins = (text: string): boolean => /(?:[&,/-]|\b(?:and|or|of))$/.test(text);
+  if (row[0] !== '' && !joins(above[0] ?? '')) return false;
   return row.every((cell, c) => {
     if (cell === '') return true;
     const prev = above[c] ?? '';
+    if (c === 0 && joins(prev)) return true;
     return prev !== '' && !/[.!?)]$/.test(prev) && /^[\p{Ll}\d(]/u.test(cell);
   });
 }
