@@ -14,6 +14,7 @@ import {
   buildMhtml,
   buildPdfWithImages,
   buildPhoto,
+  buildThumbnailPdf,
   buildPhotoAs,
   sampleReportSpec,
 } from '@reports/test-support';
@@ -108,5 +109,14 @@ describe('figures out of documents', () => {
     ]);
     expect((await probeImage(doc.figures[0]!.bytes))?.format).toBe('png');
     expect(doc.ocr_pages).toEqual([]);
+  });
+
+  it('PDF: keeps photo thumbnails of few pixels with their captions, not a logo of as many', async () => {
+    const doc = await parseDocument('pdf', await buildThumbnailPdf());
+    expect(doc.figures.map((f) => [f.width, f.height, f.alt])).toEqual([
+      [60, 60, 'Photo 1'],
+      [60, 60, 'Photo 2'],
+      [60, 60, 'Photo 3'],
+    ]);
   });
 });

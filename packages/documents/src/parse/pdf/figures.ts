@@ -85,6 +85,30 @@ export function multiply(m: Matrix, n: Matrix): Matrix {
   ];
 }
 
+/** A thumbnail needs both sides at least this many pixels to be kept as a photo. */
+export const MIN_THUMBNAIL_SIDE = 48;
+/** ...and no colour may fill more than this share of it (a logo's flat ground does). */
+const MAX_FLAT_SHARE = 0.35;
+
+/**
+ * Whether decoded pixels look like a photograph: many colours, none of them (to 4 bits a
+ * channel) covering a large share of the image, as the flat ground of a logo, badge or icon
+ * does. Colour images only; a grey or one-bit thumbnail is not taken for a photo.
+ */
+export function photographic(kind: unknown, data: Uint8Array | Uint8ClampedArray): boolean {
+  const step = kind === IMAGE_KIND.RGB_24BPP ? 3 : kind === IMAGE_KIND.RGBA_32BPP ? 4 : 0;
+  if (step === 0 || data.length < step * 64) return false;
+  const counts = new Map<number, number>();
+  let pixels = 0;
+  for (let i = 0; i + 2 < data.length; i += step) {
+    const key = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    pixels++;
+  }
+  const top = Math.max(...counts.values());
+  return counts.size >= 24 && top / pixels <= MAX_FLAT_SHARE;
+}
+
 /**
  * An image drawn smaller than this (PDF units, 72 = one inch) on either side is a logo, badge,
  * icon or bullet, not a photo, whatever its pixel size.
@@ -126,7 +150,10 @@ export async function pageFigures(
           ? await objectOf(page, first)
           : ((first as DecodedImage | undefined) ?? null);
       if (!img || typeof img.width !== 'number' || typeof img.height !== 'number') continue;
-      if (!isFigureSized(img.width, img.height)) continue;
+      // A photo's thumbnail ("Photo 3" under a 60-pixel picture of the wall) is kept though its
+      // pixels are few; a logo or icon of as few pixels is not (see photographic).
+      const sized = isFigureSized(img.width, img.height);
+      if (!sized && Math.min(img.width, img.height) < MIN_THUMBNAIL_SIDE) continue;
       // The image fills the unit square under the CTM.
       const xs = [ctm[4], ctm[4] + ctm[0], ctm[4] + ctm[2], ctm[4] + ctm[0] + ctm[2]];
       const ys = [ctm[5], ctm[5] + ctm[1], ctm[5] + ctm[3], ctm[5] + ctm[1] + ctm[3]];
@@ -139,6 +166,7 @@ export async function pageFigures(
       if (Math.min(box.right - box.left, box.top - box.bottom) < MIN_DRAWN_SIDE) continue;
       const data = img.data;
       if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) continue;
+      if (!sized && !photographic(img.kind, data)) continue;
       const key = createHash('sha256')
         .update(`${img.width}x${img.height}:${String(img.kind)}:`)
         .update(data)
