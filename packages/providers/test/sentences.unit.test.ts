@@ -9,7 +9,11 @@ describe('splitSentences', () => {
   });
 
   it('splits at question and exclamation marks and drops empty pieces', () => {
-    expect(splitSentences('  Is it dry? Yes.   ')).toEqual(['Is it dry?', 'Yes.']);
+    expect(splitSentences('  Is it dry? It is! Good.   ')).toEqual([
+      'Is it dry?',
+      'It is!',
+      'Good.',
+    ]);
     expect(splitSentences('   ')).toEqual([]);
   });
 });
@@ -27,5 +31,22 @@ describe('splitSentences: titles and numbers', () => {
     expect(
       splitSentences('Thermographer: Ms. Sample Person. The answer was no. Then it rained.'),
     ).toEqual(['Thermographer: Ms. Sample Person.', 'The answer was no.', 'Then it rained.']);
+  });
+});
+
+describe('splitSentences: forms', () => {
+  it('keeps the answer a form sets after its question with the question', () => {
+    expect(
+      splitSentences(
+        'Algae and moss observed on the external wall? Moderate Bird droppings observed on the sill N/A. Are the sealants intact? N/A Is it safe? No. Why? Nobody knows.',
+      ),
+    ).toEqual([
+      'Algae and moss observed on the external wall? Moderate',
+      'Bird droppings observed on the sill N/A.',
+      'Are the sealants intact? N/A',
+      'Is it safe? No.',
+      'Why?',
+      'Nobody knows.',
+    ]);
   });
 });

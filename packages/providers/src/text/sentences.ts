@@ -30,5 +30,28 @@ export function splitSentences(text: string): string[] {
     if (t) out.push(t);
   }
   if (carried.trim()) out.push(carried.trim());
+  return withFormAnswers(out);
+}
+
+/** A form's answer set after its question: "Moss observed on the wall? Moderate", "… intact? N/A". */
+const FORM_ANSWER =
+  /^(yes|no|n\/a|na|none|not sure|unknown|moderate|minor|major|severe|slight|good|fair|poor|satisfactory|present|absent)(?=[\s.,;]|$)[.,;]?\s*/i;
+
+/** Keeps each form answer with its question, the text after it as a sentence of its own. */
+function withFormAnswers(sentences: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    const next = sentences[i + 1];
+    const answer = next !== undefined && s.endsWith('?') ? FORM_ANSWER.exec(next) : null;
+    if (!answer) {
+      out.push(s);
+      continue;
+    }
+    out.push(`${s} ${answer[0].trim()}`);
+    const rest = next!.slice(answer[0].length).trim();
+    if (rest) sentences[i + 1] = rest;
+    else i++;
+  }
   return out;
 }
