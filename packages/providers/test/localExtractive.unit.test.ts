@@ -799,6 +799,86 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('Sample Specialist');
   });
 
+  it('answers what type of property with the label that names it, and keeps "Date and Time" one label', () => {
+    const form = [
+      'Property Type: Flat\n\nFloors: 11\n\nInspection Date and Time: 27.09.2022 14:28 IST Inspected By: Sample Inspector',
+    ];
+    expect(first('What type of property was inspected?', form)).toContain('Type: Flat');
+    expect(first('When was the inspection carried out?', form)).toContain(
+      'Inspection Date and Time: 27.09.2022',
+    );
+    expect(
+      labelPairs('Inspection Date and Time: 27.09.2022 Inspected By: Sample Inspector'),
+    ).toEqual({
+      subject: null,
+      pairs: ['Inspection Date and Time: 27.09.2022', 'Inspected By: Sample Inspector'],
+    });
+  });
+
+  it('reads "No." before a figure as a number, and the reading under the image the question names', () => {
+    expect(
+      first('Which flat number was inspected?', [
+        'Inspected By: Sample Inspector',
+        'Observed dampness at the skirting level of the Hall of Flat No. 103',
+      ]),
+    ).toContain('Flat No. 103');
+    const images = [
+      [
+        'Thermal image: IR0101.JPG Device: Sample Camera 400',
+        'Hotspot: 28.8 °C\n\nColdspot: 23.4 °C\n\nReflected temperature: 23 °C',
+        'Thermal image: IR0102.JPG Device: Sample Camera 400',
+        'Hotspot: 27.4 °C\n\nColdspot: 22.4 °C\n\nReflected temperature: 23 °C',
+      ].join('\n\n'),
+    ];
+    expect(first('What is the hotspot temperature in thermal image IR0102?', images)).toContain(
+      'Hotspot: 27.4 °C',
+    );
+    expect(first('What is the hotspot temperature in thermal image IR0101?', images)).toContain(
+      'Hotspot: 28.8 °C',
+    );
+    expect(
+      first('Which camera was used?', [
+        'Emissivity: 0.94\n\nDevice: Sample Camera 400\n\nReflected temperature: 23 °C',
+      ]),
+    ).toContain('Sample Camera 400');
+  });
+
+  it('answers in the words a report uses for a smell and for getting worse, and when with a season', () => {
+    const notes = [
+      '1. Damp patches observed on the bedroom wall.\n\n2. Slight musty odor present in the bedroom.',
+      '- Dampness increases during monsoon.\n\n- Ventilation in the bedroom is poor.',
+    ];
+    expect(first('Is there any smell in the bedroom?', notes)).toContain('musty odor');
+    expect(first('When does the dampness get worse?', notes)).toContain('during monsoon');
+  });
+
+  it('answers with the finding a label was printed over when the finding says every word asked', () => {
+    expect(
+      first('What is the condition of the cracks on the RCC columns and beams?', [
+        'Structural Condition of RCC Members: Condition of cracks observed on RCC Column and Beam Moderate\n\nCondition of rust marks observed in RCC Beam and Column N/A',
+      ]),
+    ).toContain('Condition of cracks observed on RCC Column and Beam Moderate');
+  });
+
+  it('answers how long with a figure and its unit, under a note’s label, and never with a heading that repeats the question', () => {
+    expect(
+      first(
+        'How long is the new crack in bedroom 1?',
+        [
+          'New Damp · Living Room · Crack · Bedroom 1 · Stain · Bedroom 1',
+          'Check-out note: NEW crack on wall upper left ~30cm · NEW stain on wall lower left ~10cm',
+        ],
+        ['Room comparison', 'Bedroom 1'],
+      ),
+    ).toContain('~30cm');
+    expect(
+      first('Is there any damage in the kitchen?', [
+        'KITCHEN.',
+        'The kitchen scratch to the wall surface is unchanged from check-in.',
+      ]),
+    ).toContain('scratch');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -183,13 +183,20 @@ const RELATED: Record<string, readonly string[]> = {
   delivered: ['delivery'],
   deliver: ['delivery'],
   remain: ['remaining'],
-  worse: ['worsened', 'worsening', 'deteriorated'],
+  worse: ['worsened', 'worsening', 'deteriorated', 'increases', 'increased', 'worsens'],
+  smell: ['odor', 'odour', 'odors', 'odours', 'smells', 'musty'],
+  odor: ['smell', 'smells', 'odour', 'musty'],
+  odour: ['smell', 'smells', 'odor', 'musty'],
+  // "Which camera was used?": the thermal camera is the device the image names.
+  camera: ['device', 'imager', 'instrument'],
+  // "Where does the water come from?": its source.
+  come: ['source', 'sources', 'origin', 'originates'],
   face: ['facing', 'orientation'],
 };
 
 /** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
 const BOILERPLATE =
-  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions)/i;
+  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions)/i;
 
 /** Sentences of general advice: what can happen, not what is. */
 const ADVICE =
@@ -204,8 +211,12 @@ export function queryTerms(query: string): string[] {
   const words = foldWords(query);
   // "property crime", "home value": a word every report says, naming a kind of the next word.
   // Not "the property" ("Which way does the property face?"): there it is what is asked about.
+  // "What type of property …": the property is the kind asked about, not a report's word.
+  const framed = (i: number): boolean =>
+    /^(kinds?|types?|sorts?|styles?)$/.test(words[i - 2] ?? '') && words[i - 1] === 'of';
   const modifies = (i: number): boolean => {
     const next = words[i + 1];
+    if (REPORT_WORDS.has(words[i]!) && framed(i)) return true;
     return (
       REPORT_WORDS.has(words[i]!) &&
       !/^(the|this|that|my|our|your|a|an)$/.test(words[i - 1] ?? '') &&
@@ -365,11 +376,18 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
       if (capitalised(w)) {
         first = i;
         const before = words[i - 1]?.[0];
+        // "Date and Time", "Type of Roof": Title Case words joined by a small word are one label.
+        const joined =
+          before !== undefined &&
+          /^(and|of|&)$/i.test(before) &&
+          titleCase(words[i - 2]?.[0] ?? '') &&
+          words.length - (i - 2) <= 8;
         // A run of Title Case words is one label ("Floor Structure"), unless the label
         // already has lower-case words or is a word that labels alone ("Kitchen Task").
-        if (lower || !before || !titleCase(before) || /[.:;]$/.test(before)) break;
-        if (SINGLE_LABEL.test(w)) break;
+        if (lower || !before || (!titleCase(before) && !joined) || /[.:;]$/.test(before)) break;
+        if (SINGLE_LABEL.test(w) && !joined) break;
       } else if (/\p{L}/u.test(w)) {
+        if (first >= 0 && !lower && /^(and|of|&)$/i.test(w)) continue;
         if (first >= 0) break;
         lower = true;
       }
@@ -820,6 +838,16 @@ function withAcronyms(words: Set<string>, text: string, terms: readonly string[]
   return words;
 }
 
+/**
+ * What a fact's signs say in words: "Flat No. 103", "Unit #4" say "number"; a reading in
+ * degrees ("Hotspot: 28.8 °C") says "temperature".
+ */
+function withSignWords(words: Set<string>, text: string): Set<string> {
+  if (/\b(?:no\.?|nos\.?|#)\s?\d/i.test(text) || /#\d/.test(text)) words.add('number');
+  if (DEGREES.test(text)) words.add('temperature');
+  return words;
+}
+
 function termMatches(term: string, words: ReadonlySet<string>): boolean {
   if (words.has(term)) return true;
   // "reported" is asked, not "report": a word every report says matches only as itself.
@@ -836,6 +864,9 @@ const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 
 /** What "how … ?" asks to be measured: how old, how many, how far … */
 const MEASURES = 'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far';
+/** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
+const MEASURED =
+  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|")/i;
 /** A question a number answers ("How old is the roof?"). */
 const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 
@@ -885,12 +916,19 @@ const DURATION =
 
 /** Whether a fact says when: a date, a year or a time from now. */
 function saysWhen(text: string): boolean {
-  return DATE_VALUE.test(text) || YEAR.test(text) || DURATION.test(text);
+  return DATE_VALUE.test(text) || YEAR.test(text) || DURATION.test(text) || SEASON.test(text);
 }
+
+/** A time of year or weather, as "when does it get worse?" is answered ("during monsoon"). */
+const SEASON =
+  /\b(during|in|after|before|through) (the )?(monsoons?|winters?|summers?|spring|autumn|fall|wet season|dry season|rainy season|rains?|rainfall|heavy rain|storms?|freezing weather|cold weather|hot weather|snowmelt)\b/i;
 
 /** The events of making a report, whose dates a report's header gives. */
 const REPORT_EVENT =
   /\b(inspection|inspected|report|survey|surveyed|issued?|printed|prepared|generated|created|assessment|visit|valuation)\b/i;
+
+/** A temperature reading: "28.8 °C", "72°F", "-3 ºC". */
+const DEGREES = /\d\s?[°º]\s?[CF]?\b|\d\s?[°º](?!\S)/;
 
 /** A year, as a when-question is answered ("prior to 1991", "built in 1969"). */
 const YEAR = /\b(1[89]|20)\d{2}\b/;
@@ -923,7 +961,7 @@ const INSTRUCTION =
 
 /** Labels of a finding that name no part of the house ("The Issue: …"). */
 const FINDING_LABEL =
-  /^(the )?(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/i;
+  /^(the |[\p{L}-]+ ){0,2}(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/iu;
 
 const FOCUS = new RegExp(
   `\\b(?:how (${MEASURES})|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\\p{L}\\s'’-]{3,})|(where)|(when|how soon))\\b`,
@@ -1079,7 +1117,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const ratingAnswers = CONDITION_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
-  const factWords = facts.map((f) => withAcronyms(new Set(foldWords(f.text)), f.text, terms));
+  const factWords = facts.map((f) =>
+    withSignWords(withAcronyms(new Set(foldWords(f.text)), f.text, terms), f.text),
+  );
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
   // furnace its grid names in "Heating system type: Furnace".
   const blockWords = new Map<string, Set<string>>();
@@ -1100,12 +1140,27 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
   const quantity = QUANTITY_QUESTION.test(query);
   const measure = MEASURE_QUESTION.test(query);
+  // "How long / far / old …": a size, a distance or an age, not a count.
+  const sized = measure && !/\bhow (many|much)\b/i.test(query);
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
-  const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,4}\p{L}?)\b/gu)].map((m) => ({
+  // "Thermal image RB02380X": an image's name, whose readings follow it.
+  const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,6}\p{L}?)\b/gu)].map((m) => ({
     same: new RegExp(`\\b${m[1]!}-?${m[2]!}\\b`, 'i'),
     kind: new RegExp(`\\b${m[1]!}-?\\d`, 'i'),
   }));
+  // A fact that names no code belongs to the one named last before it in its document (the
+  // readings listed under an image's name): `true` the code asked, `false` another, else null.
+  const recordOf = facts.map(() => null as boolean | null);
+  if (codes.length > 0) {
+    let current: boolean | null = null;
+    facts.forEach((f, i) => {
+      if (i > 0 && facts[i - 1]!.doc !== f.doc) current = null;
+      if (codes.some((c) => c.same.test(f.text))) current = true;
+      else if (codes.some((c) => c.kind.test(f.text))) current = false;
+      recordOf[i] = current;
+    });
+  }
   // "Block B", "Unit 4", "Flat 2A": one of several alike, named by a letter or number.
   const places = [...query.matchAll(PLACE_NAME)].map((m) => ({
     id: m[2]!,
@@ -1122,6 +1177,20 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     /\b(inspect(ed)?|includ(ed|e)|check(ed)?|test(ed)?|scope|access(ed|ible)?)\b/i.test(query);
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
+  // "the hotspot temperature": the word before what is asked says which one.
+  const queryWords = foldWords(query);
+  const modifier =
+    queryWords
+      .map((w, i) => (focus.includes(w) ? queryWords[i - 1] : undefined))
+      .find(
+        (w) =>
+          w !== undefined &&
+          terms.includes(w) &&
+          // …and it labels readings of its own ("Hotspot: 28.8 °C"), unlike "nearest".
+          facts.some(
+            (f) => f.labelled && foldWords(f.text.split(':')[0] ?? '').some((l) => sameWord(l, w)),
+          ),
+      ) ?? null;
   return facts.map((f, i) => {
     const words = factWords[i]!;
     const title = new Set(titleWords[f.doc]!);
@@ -1181,7 +1250,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // Only a related word ("make" for brand, in "make up the shortfall"), and nothing asked in
     // its section's title either: weaker than a word asked.
     else if (!direct) score *= 0.7;
-    if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) score *= 1.3;
+    if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) {
+      score *= 1.3;
+      // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number.
+      if (sized && MEASURED.test(f.text)) score *= 1.3;
+    }
     // "How old is the roof?": a number answers, a sentence about its age without one does not.
     else if (measure) score *= 0.7;
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
@@ -1206,12 +1279,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (codes.length > 0) {
       if (codes.some((c) => c.same.test(f.text))) score *= 1.5;
       else if (codes.some((c) => c.kind.test(f.text))) score *= 0.5;
+      else if (recordOf[i] === true) score *= 1.4;
+      else if (recordOf[i] === false) score *= 0.6;
     }
     // Who: the person named under their role answers; a fact naming no one does not.
     if (who) score *= matched.includes('who') ? 1.6 : 0.8;
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
     if (kind && f.labelled) score *= 1.2;
+    // "What type of property …": "Property Type: Flat" names the kind by its label.
+    if (frame && label?.has(frame)) score *= 1.6;
     // What kind of thing it is is not what is wrong with it ("Defect: the rubber boot …").
     if (kind && f.labelled && FINDING_LABEL.test(f.text.split(':')[0]!.trim())) score *= 0.7;
     // The opposite of what is asked ("Cooling capacity" for the heating capacity, the front
@@ -1234,11 +1311,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         score *= 1.3;
         // When something happens is a date under a label naming it ("Contract end: …" for
         // "when does the contract end"); "… Date" alone names no event.
+        // "Hotspot: 28.8 °C" names the hotspot's temperature by the word before it.
         const labelNames =
           label &&
           (when
             ? terms.some((t) => t !== 'date' && termMatches(t, label))
-            : focus.some((t) => termMatches(t, label)));
+            : focus.some((t) => termMatches(t, label)) ||
+              (modifier !== null &&
+                termMatches(modifier, label) &&
+                focus.some((t) => termMatches(t, words))));
         if (labelNames) score *= 1.5;
         // "Inspection Date: 15 March 2024" says when the report was made, not when the
         // building was built, unless that is asked.
@@ -1274,7 +1355,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       // A label over a passage ("Roof Deck Attachment: When retrofit is required, renail …")
       // is its section's name; the passage says what it is about.
       const passage = f.text.length - f.text.indexOf(':') > 120;
-      if (named.length > 0 && !finding && !passage) {
+      // Every word asked is in the value ("Members: Condition of cracks observed on RCC Column
+      // and Beam Moderate"): the label is only the heading it was printed under.
+      const valueWords = new Set(foldWords(f.text.slice(f.text.indexOf(':') + 1)));
+      const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueWords));
+      if (named.length > 0 && !finding && !passage && !valueSays) {
         const asked = named.filter(
           (w) =>
             w === frame ||
@@ -1309,6 +1394,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       // A short value under a label the question names: "cooktop: Dacor".
       else if (value.length <= 6 && matched.some((t) => termMatches(t, label))) score *= 1.25;
     }
+    // A heading left as a line ("KITCHEN.") only repeats what is asked.
+    const own = [...words].filter((w) => !STOPWORDS.has(w));
+    if (own.length > 0 && own.every((w) => terms.some((t) => sameWord(t, w)))) score *= 0.3;
     // A duty in a standards-of-practice list ("E. identify the composition …").
     if (/^[A-Z]\.\s+\p{Ll}/u.test(f.text)) score *= 0.5;
     // A form's question ("What is the deck thickness?") asks; it does not answer.
