@@ -470,6 +470,14 @@ describe('the retrieve endpoint', () => {
     expect(names(res)).toEqual(['garden']);
   });
 
+  it('searches the keyword leg for the words asked, not for function words', async () => {
+    // "the" is a prefix of words in most chunks; "is" of none that matter.
+    const res = await withEndpoint(deps({ embedder: null }), () =>
+      ask(asUserA('Is the garden fence sound?', { options: { legs: 'keyword' } })),
+    );
+    expect(names(res)).toEqual(['garden', 'boiler']);
+  });
+
   it('respects top_k and the default of 8', async () => {
     await withEndpoint(deps(), async () => {
       expect((await ask(asUserA('roof'))).chunks.length).toBe(8);

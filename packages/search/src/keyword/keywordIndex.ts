@@ -1,3 +1,5 @@
+import { eng as ENGLISH_STOPWORDS } from 'stopword';
+
 /** BM25 parameters of both backends (Lucene's defaults, which OpenSearch uses too). */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -58,4 +60,25 @@ export interface KeywordIndex {
 /** Numbers the hits 1..n in the order given. */
 export function ranked(hits: Array<{ chunk_id: string; score: number }>): KeywordHit[] {
   return hits.map((h, i) => ({ chunk_id: h.chunk_id, score: h.score, rank: i + 1 }));
+}
+
+/**
+ * Function words ("when", "was", "the", "out") that the keyword leg does not search for. With
+ * prefix matching each one is a stem of many words ("out" of "outlet", "the" of "there"), so
+ * they ranked chunks by words the question never asked; "make" stays ("furnace make").
+ */
+const QUERY_STOPWORDS = new Set(ENGLISH_STOPWORDS.filter((w) => w !== 'make'));
+
+/**
+ * The text the keyword leg searches for a question: its words less function words, each word
+ * left as written ("27.09.2022", "RB02380X.JPG" tokenise as before). A question of function
+ * words only is searched whole. Pure.
+ */
+export function keywordQuery(query: string): string {
+  const words = query.split(/\s+/).filter((w) => w !== '');
+  const kept = words.filter((w) => {
+    const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    return bare === '' ? false : !QUERY_STOPWORDS.has(bare);
+  });
+  return kept.length > 0 ? kept.join(' ') : query;
 }

@@ -10,6 +10,7 @@ import {
 import { systemClock, type Clock, type Logger, type Pool } from '@reports/platform';
 import type { Embedder, Reranker, TextGenerator } from '@reports/providers';
 import {
+  keywordQuery,
   vectorSearch,
   type KeywordIndex,
   type SearchScope,
@@ -114,7 +115,7 @@ export async function resolveScope(
   }
   if (scope.type === 'folder' && inMemory(deps)) {
     // One round trip: the tenant check, the folder's version and the query's words.
-    const state = await queryState(deps.pool, [scope.report_id], req.query, {
+    const state = await queryState(deps.pool, [scope.report_id], keywordQuery(req.query), {
       reportId: scope.report_id,
       tenantId: callerTenant,
     });
@@ -387,7 +388,7 @@ export async function retrieve(
   const legs = await searchLegs(
     deps,
     { reportIds: scope.reportIds, chunkIds: scope.chunkIds },
-    req.query,
+    keywordQuery(req.query),
     vector,
     useKeyword,
     candidateDepth(req.top_k),
