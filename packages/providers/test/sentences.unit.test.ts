@@ -38,13 +38,15 @@ describe('splitSentences: forms', () => {
   it('keeps the answer a form sets after its question with the question', () => {
     expect(
       splitSentences(
-        'Algae and moss observed on the external wall? Moderate Bird droppings observed on the sill N/A. Are the sealants intact? N/A Is it safe? No. Why? Nobody knows.',
+        'Algae and moss observed on the external wall? Moderate Bird droppings observed on the sill N/A. Are the sealants intact? N/A Is it safe? No. Any leaks? None were found. Why? Nobody knows.',
       ),
     ).toEqual([
       'Algae and moss observed on the external wall? Moderate',
       'Bird droppings observed on the sill N/A.',
       'Are the sealants intact? N/A',
       'Is it safe? No.',
+      'Any leaks?',
+      'None were found.',
       'Why?',
       'Nobody knows.',
     ]);

@@ -1310,8 +1310,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       ) {
         score *= 1.3;
         // When something happens is a date under a label naming it ("Contract end: …" for
-        // "when does the contract end"); "… Date" alone names no event.
-        // "Hotspot: 28.8 °C" names the hotspot's temperature by the word before it.
+        // "when does the contract end"); "… Date" alone names no event. A label may name what
+        // is asked by the word before it: "Hotspot: 28.8 °C" for "the hotspot temperature".
         const labelNames =
           label &&
           (when

@@ -33,17 +33,25 @@ export function splitSentences(text: string): string[] {
   return withFormAnswers(out);
 }
 
-/** A form's answer set after its question: "Moss observed on the wall? Moderate", "… intact? N/A". */
+/**
+ * A form's answer set after its question: "Moss observed on the wall? Moderate", "… intact? N/A",
+ * ended or followed by the next item (a capital or a figure), not by a sentence ("Any leaks? None
+ * were found.").
+ */
 const FORM_ANSWER =
   /^(yes|no|n\/a|na|none|not sure|unknown|moderate|minor|major|severe|slight|good|fair|poor|satisfactory|present|absent)(?=[\s.,;]|$)[.,;]?\s*/i;
+/** What may follow a form's answer: nothing, or the next item (a capital or a figure). */
+const NEXT_ITEM = /^($|[\p{Lu}\d])/u;
 
 /** Keeps each form answer with its question, the text after it as a sentence of its own. */
-function withFormAnswers(sentences: string[]): string[] {
+function withFormAnswers(split: readonly string[]): string[] {
+  const sentences = [...split];
   const out: string[] = [];
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     const next = sentences[i + 1];
-    const answer = next !== undefined && s.endsWith('?') ? FORM_ANSWER.exec(next) : null;
+    const found = next !== undefined && s.endsWith('?') ? FORM_ANSWER.exec(next) : null;
+    const answer = found && NEXT_ITEM.test(next!.slice(found[0].length)) ? found : null;
     if (!answer) {
       out.push(s);
       continue;
