@@ -63,7 +63,7 @@ export function ranked(hits: Array<{ chunk_id: string; score: number }>): Keywor
 }
 
 /**
- * Function words ("when", "was", "the", "out") that the keyword leg does not search for. With
+ * Function words ("was", "the", "out", "is") that the keyword leg does not search for. With
  * prefix matching each one is a stem of many words ("out" of "outlet", "the" of "there"), so
  * they ranked chunks by words the question never asked; "make" stays ("furnace make").
  */

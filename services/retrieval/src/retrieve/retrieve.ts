@@ -218,13 +218,13 @@ interface LegResults {
 async function searchLegsInMemory(
   deps: RetrievalDeps & { folderIndex: FolderIndexCache },
   scope: SearchScope,
-  query: string,
+  keywordText: string,
   vector: number[] | null,
   useKeyword: boolean,
   depth: number,
   known: QueryState | undefined,
 ): Promise<LegResults | null> {
-  const state = known ?? (await queryState(deps.pool, scope.reportIds, query));
+  const state = known ?? (await queryState(deps.pool, scope.reportIds, keywordText));
   const found = await Promise.all(
     scope.reportIds.map((id) => deps.folderIndex.get(id, state.versions.get(id) ?? 0n)),
   );
@@ -241,18 +241,30 @@ async function searchLegsInMemory(
   return { keywordHits, vectorHits, keywordMs, vectorMs, snapshots };
 }
 
-/** Step 3, both legs at once. A query without a single word has the zero vector: no neighbours. */
+/**
+ * Step 3, both legs at once: the keyword leg searches `keywordText` (the question less its
+ * function words, `keywordQuery`). A query without a single word has the zero vector: no
+ * neighbours.
+ */
 async function searchLegs(
   deps: RetrievalDeps,
   scope: SearchScope,
-  query: string,
+  keywordText: string,
   vector: number[] | null,
   useKeyword: boolean,
   depth: number,
   state?: QueryState,
 ): Promise<LegResults> {
   if (inMemory(deps)) {
-    const found = await searchLegsInMemory(deps, scope, query, vector, useKeyword, depth, state);
+    const found = await searchLegsInMemory(
+      deps,
+      scope,
+      keywordText,
+      vector,
+      useKeyword,
+      depth,
+      state,
+    );
     if (found) return found;
   }
   let keywordMs = 0;
@@ -261,7 +273,7 @@ async function searchLegs(
     useKeyword
       ? (async (): Promise<KeywordHit[]> => {
           const t = performance.now();
-          const hits = await deps.keywordIndex.searchScope(scope, query, depth);
+          const hits = await deps.keywordIndex.searchScope(scope, keywordText, depth);
           keywordMs = since(t);
           return hits;
         })()
