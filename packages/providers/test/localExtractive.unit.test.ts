@@ -879,6 +879,20 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     ).toContain('scratch');
   });
 
+  it('keeps a label that names its own subject a fact of its own, and answers a score with a figure under a name', () => {
+    expect(
+      first('How long does permitting take in West Texas?', [
+        'Crime Rate: 46 incidents/1,000 residents\n\nPermitting Time: 1-2 months',
+      ]),
+    ).toContain('1-2 months');
+    expect(
+      first('What is the overall suitability score of Texas West?', [
+        'Risks & Rewards: bureaucracy favors US (9/10 score). Overall suitability averages 7.5/10.',
+        'Flipping Suitability Scores (1–10, Higher Better)\n\nMontana West: 8.1\n\nTexas West: 8.9\n\nWyoming North: 8.4',
+      ]),
+    ).toContain('Texas West: 8.9');
+  });
+
   it('says an item with the rating set on the line under it', () => {
     const facts = factsOf(
       'Ref 2.1 Ridge tiles, bay window\n\nRepair Required\n\nObservation: Mortar has failed.',

@@ -709,8 +709,10 @@ export function factsOf(text: string, doc = 0): Fact[] {
       for (const pair of grid.pairs) {
         const last = facts.at(-1);
         const detail = DETAIL_LABEL.test(pair.slice(0, pair.indexOf(':')).trim());
+        // "Permitting Time: 1-2 months" names its own subject: a fact of its own.
         if (
           detail &&
+          !grid.subject &&
           last &&
           facts.length - 1 === lastGridFact &&
           `${last.text}; ${pair}`.length <= MAX_FACT_CHARS
@@ -1117,9 +1119,17 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const ratingAnswers = CONDITION_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
-  const factWords = facts.map((f) =>
+  const ownWords = facts.map((f) =>
     withSignWords(withAcronyms(new Set(foldWords(f.text)), f.text, terms), f.text),
   );
+  // A figure answers a score ("Texas West: 8.9"), an amount of money a price; the words' rarity
+  // stays that of the words written.
+  const factWords = facts.map((f, i) => {
+    const words = new Set(ownWords[i]);
+    if (scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) words.add(scoreTerm);
+    if (moneyTerm && CURRENCY.test(f.text)) words.add(moneyTerm);
+    return words;
+  });
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
   // furnace its grid names in "Heating system type: Furnace".
   const blockWords = new Map<string, Set<string>>();
@@ -1135,7 +1145,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     const named = words.filter((w) => !STOPWORDS.has(w) && !/^\d/.test(w));
     return named.length > 0 && named.every((w) => terms.some((t) => sameWord(t, w)));
   });
-  const df = (t: string): number => factWords.filter((w) => termMatches(t, w)).length;
+  const df = (t: string): number => ownWords.filter((w) => termMatches(t, w)).length;
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
   const quantity = QUANTITY_QUESTION.test(query);
