@@ -119,9 +119,10 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
 const ENDS = /(?<!\b(?:No|Nos|St|Dr|Fig|approx|vs))[.!?)]$/i;
 
 /**
- * A row that only goes on with the text of the row above: nothing in its first column, and
- * each of its cells under a cell of that row whose sentence has not ended ("verify before
- * relying on" under "Moderate: Map/source screening estimate,"). Pure.
+ * A row that only goes on with the text of the row above: nothing in its first column (or the
+ * rest of a first cell cut after "&", ",", "/", "and", "or", "of"), and each of its cells under a
+ * cell of that row whose sentence has not ended ("verify before relying on" under "Moderate:
+ * Map/source screening estimate,"). Pure.
  */
 export function continues(above: readonly string[], row: readonly string[]): boolean {
   if (row.every((c) => c === '')) return false;
