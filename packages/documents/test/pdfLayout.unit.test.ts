@@ -200,8 +200,12 @@ describe('PDF layout analysis: cells wrapped over several lines', () => {
     width: str.length * size * 0.5,
     height: size,
   });
-  const row = (cells: string[], y: number): RawTextItem[] =>
-    cells.flatMap((c, k) => (c === '' ? [] : [item(c, 56 + k * 170, y)]));
+  /** A row of cells at `y`, each at its column's `x` (every 170 points unless given). */
+  const row = (
+    cells: string[],
+    y: number,
+    xs: number[] = cells.map((_, k) => 56 + k * 170),
+  ): RawTextItem[] => cells.flatMap((c, k) => (c === '' ? [] : [item(c, xs[k]!, y)]));
 
   it('joins a wrapped cell into one, leaving rows that start a new item as rows', () => {
     const sections = analysePages([
@@ -227,18 +231,17 @@ describe('PDF layout analysis: cells wrapped over several lines', () => {
 
   it('joins the lines a single cell wraps onto, whatever their case, and a first row that wraps', () => {
     // Three columns: a number, a finding wide enough for its text, a reference.
-    const wide = (cells: string[], y: number): RawTextItem[] =>
-      cells.flatMap((c, k) => (c === '' ? [] : [item(c, [56, 90, 300][k]!, y)]));
+    const wide = [56, 90, 300];
     const sections = analysePages([
       {
         height: 792,
         items: [
           // A summary table with no header line: its first row wraps too.
-          ...wide(['1', 'Observed dampness at the skirting', '1.1'], 500),
-          ...wide(['', 'level of the Hall of Flat No.', ''], 488),
-          ...wide(['', '103', ''], 476),
-          ...wide(['2', 'Observed leakage at the Parking', '2.1'], 460),
-          ...wide(['', 'ceiling below Flat No. 103', ''], 448),
+          ...row(['1', 'Observed dampness at the skirting', '1.1'], 500, wide),
+          ...row(['', 'level of the Hall of Flat No.', ''], 488, wide),
+          ...row(['', '103', ''], 476, wide),
+          ...row(['2', 'Observed leakage at the Parking', '2.1'], 460, wide),
+          ...row(['', 'ceiling below Flat No. 103', ''], 448, wide),
           // Choices of a list, one under the other, are not one wrapped cell.
           ...row(['Patio', 'Paver/Tile', 'Brick'], 300),
           ...row(['', 'Patio Slab', ''], 288),
@@ -254,22 +257,20 @@ describe('PDF layout analysis: cells wrapped over several lines', () => {
   });
 
   it('keeps rows set far apart under their header, cells centred under it, and a name cut after "&"', () => {
-    const cells = (texts: string[], xs: number[], y: number): RawTextItem[] =>
-      texts.flatMap((c, k) => (c === '' ? [] : [item(c, xs[k]!, y)]));
     const heads = [56, 220, 380];
     const rowsAt = [56, 217.5, 380];
     const sections = analysePages([
       {
         height: 792,
         items: [
-          ...cells(['CATEGORY', 'STATUS', 'VERDICT'], heads, 600),
-          ...cells(['Roofing &', 'HEALTHY', 'Shingles in good'], rowsAt, 550),
-          ...cells(['Attic', '', 'repair, 10 years left.'], rowsAt, 536),
+          ...row(['CATEGORY', 'STATUS', 'VERDICT'], 600, heads),
+          ...row(['Roofing &', 'HEALTHY', 'Shingles in good'], 550, rowsAt),
+          ...row(['Attic', '', 'repair, 10 years left.'], 536, rowsAt),
           // "SAFETY RISK" centred under "STATUS", starting left of it.
-          ...cells(['Electrical', 'SAFETY RISK', 'No GFCI in the kitchen.'], [56, 207.5, 380], 486),
+          ...row(['Electrical', 'SAFETY RISK', 'No GFCI in the kitchen.'], 486, [56, 207.5, 380]),
           // One wrapped row with no other row near it reads as the line it is.
-          ...cells(['1', 'Observed dampness at the', '1.1'], [56, 90, 300], 300),
-          ...cells(['', 'skirting level of the hall', ''], [56, 90, 300], 288),
+          ...row(['1', 'Observed dampness at the', '1.1'], 300, [56, 90, 300]),
+          ...row(['', 'skirting level of the hall', ''], 288, [56, 90, 300]),
         ],
       },
     ]);

@@ -1231,8 +1231,6 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         termMatches(t, words) ||
         termMatches(t, subject) ||
         (when && t === 'date' && saysWhen(f.text)) ||
-        (t === scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) ||
-        (t === moneyTerm && CURRENCY.test(f.text)) ||
         (who &&
           t === 'who' &&
           ((f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? '')) || namesPerson(f.text)))
@@ -1350,6 +1348,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     }
     // A rating grid's row whose mark lost its column ("4.2 Insulation: •") says nothing.
     if (label && /:\s*[•✓✔●■◼√]\s*$/.test(f.text)) score *= 0.3;
+    const valueText = label ? f.text.slice(f.text.indexOf(':') + 1) : '';
+    const valueWords = foldWords(valueText);
     if (label) {
       // A label that names just what is asked ("Roofing material") over one that names more
       // ("Attic/roof insulation material").
@@ -1367,8 +1367,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       const passage = f.text.length - f.text.indexOf(':') > 120;
       // Every word asked is in the value ("Members: Condition of cracks observed on RCC Column
       // and Beam Moderate"): the label is only the heading it was printed under.
-      const valueWords = new Set(foldWords(f.text.slice(f.text.indexOf(':') + 1)));
-      const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueWords));
+      const valueSet = new Set(valueWords);
+      const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueSet));
       if (named.length > 0 && !finding && !passage && !valueSays) {
         const asked = named.filter(
           (w) =>
@@ -1389,17 +1389,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     }
     if (label) {
       // A value that only repeats the question ("Penetrations: Roof") answers nothing.
-      const value = foldWords(f.text.slice(f.text.indexOf(':') + 1)).filter(
-        (w) => !STOPWORDS.has(w),
-      );
+      const value = valueWords.filter((w) => !STOPWORDS.has(w));
       if (value.length > 0 && value.every((w) => terms.some((t) => termMatches(t, new Set([w])))))
         score *= 0.5;
       // "Shading systems: N/A" says what is not there, which answers "is there …?" and not
       // what kind, how big or when.
-      else if (
-        NO_VALUE.test(f.text.slice(f.text.indexOf(':') + 1)) &&
-        (kind || material || quantity || focus.length > 0)
-      )
+      else if (NO_VALUE.test(valueText) && (kind || material || quantity || focus.length > 0))
         score *= 0.5;
       // A short value under a label the question names: "cooktop: Dacor".
       else if (value.length <= 6 && matched.some((t) => termMatches(t, label))) score *= 1.25;

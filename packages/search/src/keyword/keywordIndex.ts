@@ -78,7 +78,7 @@ export function keywordQuery(query: string): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const kept = words.filter((w) => {
     const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    return bare === '' ? false : !QUERY_STOPWORDS.has(bare);
+    return bare !== '' && !QUERY_STOPWORDS.has(bare);
   });
   return kept.length > 0 ? kept.join(' ') : query;
 }

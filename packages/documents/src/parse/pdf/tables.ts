@@ -115,6 +115,9 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
   return runs;
 }
 
+/** A cell cut after a joining word or mark ("Roofing &", "Doors and"). */
+const CUT_AFTER_JOIN = /(?:[&,/-]|\b(?:and|or|of))$/;
+
 /** A cell whose sentence ended ("… of Flat No." has not: an abbreviation before a number). */
 const ENDS = /(?<!\b(?:No|Nos|St|Dr|Fig|approx|vs))[.!?)]$/i;
 
@@ -127,12 +130,12 @@ const ENDS = /(?<!\b(?:No|Nos|St|Dr|Fig|approx|vs))[.!?)]$/i;
 export function continues(above: readonly string[], row: readonly string[]): boolean {
   if (row.every((c) => c === '')) return false;
   // "Roofing &" over "Attic": a first cell cut after a joining word goes on too.
-  const joins = (text: string): boolean => /(?:[&,/-]|\b(?:and|or|of))$/.test(text);
-  if (row[0] !== '' && !joins(above[0] ?? '')) return false;
+  const firstJoins = CUT_AFTER_JOIN.test(above[0] ?? '');
+  if (row[0] !== '' && !firstJoins) return false;
   return row.every((cell, c) => {
     if (cell === '') return true;
     const prev = above[c] ?? '';
-    if (c === 0 && joins(prev)) return true;
+    if (c === 0 && firstJoins) return true;
     return prev !== '' && !/[.!?)]$/.test(prev) && /^[\p{Ll}\d(]/u.test(cell);
   });
 }
