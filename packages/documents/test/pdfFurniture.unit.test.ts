@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isPageNumber, removeRunningLines } from '../src/parse/pdf/furniture.js';
+import {
+  isPageNumber,
+  removeContentsEntries,
+  removeRunningLines,
+} from '../src/parse/pdf/furniture.js';
 import type { Line } from '../src/parse/pdf/lines.js';
 
 function line(page: number, y: number, text: string): Line {
@@ -80,5 +84,21 @@ describe('page furniture', () => {
     const heights = [842, 842, 842];
     const pages = heights.map((h, i) => [line(i + 1, 400, 'Condition: Serviceable')]);
     expect(removeRunningLines(pages, heights)).toEqual(pages);
+  });
+
+  it('drops the entries of a table of contents, and keeps its heading and a sentence with dots', () => {
+    const lines = [
+      line(5, 700, 'TABLE OF CONTENTS'),
+      line(5, 680, 'LETTER OF TRANSMITTAL..........................................2'),
+      line(5, 660, 'Zoning ........................................................ 36'),
+      line(5, 640, '2. B2 – Durability…………………6'),
+      line(5, 620, '5.1 External Envelope Survey'),
+      line(5, 600, 'The slab was poured in 1985... and is level.'),
+    ];
+    expect(removeContentsEntries(lines).map((l) => l.text)).toEqual([
+      'TABLE OF CONTENTS',
+      '5.1 External Envelope Survey',
+      'The slab was poured in 1985... and is level.',
+    ]);
   });
 });

@@ -452,7 +452,7 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     expect(section?.tables[0]?.rows[0]).toEqual(['Room', 'Floor', 'Finish', 'Condition']);
   });
 
-  it('keeps a header row over rows of values a table, whatever the spacing of its rows', () => {
+  it('reads rows under a header that only names the columns as pairs, whatever their spacing', () => {
     const [section] = analysePages([
       {
         height: 792,
@@ -469,12 +469,94 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
         ],
       },
     ]);
-    expect(section?.tables[0]?.rows).toEqual([
-      ['Field', 'Details'],
-      ['Owner Name', 'Sample Owner'],
-      ['Facing', 'North'],
-      ['Bathrooms', '4'],
+    expect(section?.tables).toEqual([]);
+    expect(paragraphs(section?.markdown ?? '')).toEqual([
+      expect.stringContaining('The tenancy details'),
+      'Owner Name: Sample Owner',
+      'Facing: North',
+      'Bathrooms: 4',
     ]);
+  });
+
+  it('keeps a two-column table whose header names what its columns hold a table', () => {
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Utility', 45, 700, 9, 'bold'),
+          item('Provided By', 192, 700, 9, 'bold'),
+          item('Electricity', 45, 678, 9, 'body'),
+          item('Grid Power Co', 192, 678, 9, 'body'),
+          item('Natural Gas', 45, 656, 9, 'body'),
+          item('Valley Gas', 192, 656, 9, 'body'),
+        ],
+      },
+    ]);
+    expect(section?.tables[0]?.rows).toEqual([
+      ['Utility', 'Provided By'],
+      ['Electricity', 'Grid Power Co'],
+      ['Natural Gas', 'Valley Gas'],
+    ]);
+  });
+
+  it('reads a label centred beside its value of two lines as one pair', () => {
+    // A summary grid: a label set midway between the two lines of its value, rows of labels
+    // indented under a group's label, and a parent row further out again.
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Effective Date', 45, 700, 9, 'label'),
+          item('10/30/2025', 220, 700, 9, 'value'),
+          item('To provide an estimation of Market Value', 220, 682, 9, 'value'),
+          item('Purpose of Appraisal', 45, 675, 9, 'label'),
+          item('“as is”.', 220, 668, 9, 'value'),
+          item('Subject Property Information', 45, 650, 9, 'label'),
+          item('Land Size (AC)', 75, 632, 9, 'label'),
+          item('0.5', 220, 632, 9, 'value'),
+          item('Building Size (SF)', 75, 614, 9, 'label'),
+          item('3,524', 220, 614, 9, 'value'),
+          item('Zoning', 45, 596, 9, 'label'),
+          item('None (Outside City Limits)', 220, 596, 9, 'value'),
+          item('Indicated Property Value via', 45, 578, 9, 'label'),
+          item('Sales Comparison Approach', 75, 560, 9, 'label'),
+          item('$368,000', 220, 560, 9, 'value'),
+          item('Final Value (Fee Simple Estate)', 45, 542, 9, 'label'),
+          item('$368,000', 220, 542, 9, 'value'),
+        ],
+      },
+    ]);
+    expect(paragraphs(section?.markdown ?? '').slice(1)).toEqual([
+      'Effective Date: 10/30/2025',
+      'Purpose of Appraisal: To provide an estimation of Market Value “as is”.',
+      'Subject Property Information',
+      'Land Size (AC): 0.5',
+      'Building Size (SF): 3,524',
+      'Zoning: None (Outside City Limits)',
+      'Indicated Property Value via',
+      'Sales Comparison Approach: $368,000',
+      'Final Value (Fee Simple Estate): $368,000',
+    ]);
+  });
+
+  it('leaves lines set close together apart when nothing sits midway between them', () => {
+    // A label over its value in another type, and a reading beside a picture's scale: no row.
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Hotspot : 26.2 °C', 300, 700, 10, 'body'),
+          item('26.2', 100, 696, 10, 'scale'),
+          item('Coldspot : 21.2 °C', 300, 670, 10, 'body'),
+        ],
+      },
+    ]);
+    const text = paragraphs(section?.markdown ?? '').join('\n');
+    expect(text).toContain('Hotspot : 26.2 °C');
+    expect(text).toContain('Coldspot : 21.2 °C');
   });
 
   it('pairs figures in large type with the capital labels centred under them', () => {

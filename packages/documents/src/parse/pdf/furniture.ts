@@ -165,3 +165,15 @@ export function removePageFurniture(
     }),
   );
 }
+
+/** A table of contents entry: a title, a leader of dots and its page ("Zoning ........ 36"). */
+const CONTENTS_ENTRY = /(?:\.\s?){4,}\s*\d{1,4}$|…{2,}\s*\d{1,4}$/;
+
+/**
+ * Table of contents entries: they point to sections, they say nothing themselves, and as text
+ * they match every heading's words. A line that is an entry (its dot leader and page number)
+ * goes; the contents' heading stays. Pure.
+ */
+export function removeContentsEntries(lines: Line[]): Line[] {
+  return lines.filter((l) => !CONTENTS_ENTRY.test(l.text.trim()));
+}

@@ -1,9 +1,9 @@
 import type { RawFigure, RawSection, RawTable } from '../sections.js';
 import { escapeMarkdown, padRows, rowsToMarkdown } from '../text.js';
-import { removePageFurniture, removeRunningLines } from './furniture.js';
+import { removeContentsEntries, removePageFurniture, removeRunningLines } from './furniture.js';
 import { fontHeadings, outlineMarks } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
-import { bodySizeOf, ocrLines, pageLines, round } from './lines.js';
+import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, round } from './lines.js';
 import type { Line, RawTextItem } from './lines.js';
 import { figureIndex } from './figures.js';
 import type { PlacedFigure } from './figures.js';
@@ -275,14 +275,18 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
       : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
   );
   const heights = pages.map((p) => p.height);
-  const lines = removeRunningLines(
-    removePageFurniture(
-      perPage,
-      heights,
-      pages.map((p) => p.width ?? 612),
+  const lines = mergeOffsetRows(
+    removeContentsEntries(
+      removeRunningLines(
+        removePageFurniture(
+          perPage,
+          heights,
+          pages.map((p) => p.width ?? 612),
+        ),
+        heights,
+      ).flat(),
     ),
-    heights,
-  ).flat();
+  );
   const bodySize = bodySizeOf(lines);
   const body: BodyStyle = { size: bodySize, font: bodyFontOf(lines, bodySize) };
   const grids = findGrids(lines, body);

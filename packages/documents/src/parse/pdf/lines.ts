@@ -304,3 +304,111 @@ export function ocrLines(page: number, markdown: string, height: number, bodySiz
   }
   return lines;
 }
+
+/** Baselines closer than this share of the type size are closer than any text's line spacing. */
+const OFFSET_ROW = 0.8;
+
+const overlaps = (a: Segment, b: Segment): boolean => a.x < b.end && b.x < a.end;
+
+/** Whether every segment of `below` goes on a segment of `above` in the same type. */
+function stacksOn(above: Line, below: Line): boolean {
+  return (
+    below.segments.length > 0 &&
+    below.segments.every((s) =>
+      above.segments.some((p) => overlaps(s, p) && (p.font ?? '') === (s.font ?? '')),
+    ) &&
+    Math.abs(above.size - below.size) <= 0.5
+  );
+}
+
+/** Whether no segment of `a` stands over or under one of `b`. */
+function beside(a: Line, b: Line): boolean {
+  return !a.segments.some((s) => b.segments.some((p) => overlaps(s, p)));
+}
+
+/**
+ * Cells of one row set at different heights: a label centred beside a value on two lines
+ * ("Purpose of Appraisal" between "To provide an estimation of Market Value" and "“as is”.").
+ * A line midway between two lines of a cell beside it (closer to each than any line spacing),
+ * is one row with that cell's lines, the cell's text read top to bottom. Lines laid out from
+ * OCR are left as they are. Pure.
+ */
+export function mergeOffsetRows(lines: readonly Line[]): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    const above = out[out.length - 1];
+    const below = lines[i + 1];
+    if (!above || !below || !centredBetween(above, line, below)) {
+      out.push(line);
+      continue;
+    }
+    // The cell's other lines, at its own line spacing, above and below.
+    const spacing = above.y - below.y;
+    const band = [above, line, below];
+    out.pop();
+    while (out.length > 0) {
+      const up = out[out.length - 1] as Line;
+      if (!sameCellLine(up, band[0] as Line, spacing) || !beside(up, line)) break;
+      band.unshift(up);
+      out.pop();
+    }
+    let j = i + 2;
+    for (; j < lines.length; j++) {
+      const down = lines[j] as Line;
+      if (!sameCellLine(band[band.length - 1] as Line, down, spacing) || !beside(down, line)) break;
+      band.push(down);
+    }
+    out.push(rowOf(band));
+    i = j - 1;
+  }
+  return out;
+}
+
+function centredBetween(above: Line, line: Line, below: Line): boolean {
+  if (line.fromOcr || above.fromOcr || below.fromOcr) return false;
+  if (above.page !== line.page || below.page !== line.page) return false;
+  const up = above.y - line.y;
+  const down = line.y - below.y;
+  const size = Math.max(above.size, line.size, below.size);
+  if (up <= 0 || down <= 0 || up >= OFFSET_ROW * size || down >= OFFSET_ROW * size) return false;
+  if (Math.abs(up - down) > 0.25 * (up + down)) return false;
+  return stacksOn(above, below) && beside(line, above) && beside(line, below);
+}
+
+function sameCellLine(above: Line, below: Line, spacing: number): boolean {
+  return (
+    above.page === below.page &&
+    Math.abs(above.y - below.y - spacing) <= 0.15 * spacing &&
+    stacksOn(above, below)
+  );
+}
+
+function rowOf(band: readonly Line[]): Line {
+  const segments: Segment[] = [];
+  for (const line of band)
+    for (const s of line.segments) {
+      const same = segments.find((p) => overlaps(s, p));
+      if (!same) {
+        segments.push({ ...s });
+        continue;
+      }
+      same.text = `${same.text} ${s.text}`;
+      same.x = Math.min(same.x, s.x);
+      same.end = Math.max(same.end, s.end);
+    }
+  segments.sort((a, b) => a.x - b.x);
+  // The row stands where its one-line cell does, between the other cell's lines.
+  const middle = band[Math.floor(band.length / 2)] as Line;
+  const longest = band.reduce((a, b) => (b.text.length > a.text.length ? b : a));
+  return {
+    ...longest,
+    y: band.reduce((sum, l) => sum + l.y, 0) / band.length,
+    x: segments[0]?.x ?? middle.x,
+    end: Math.max(...segments.map((s) => s.end)),
+    size: Math.max(...band.map((l) => l.size)),
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+    words: undefined,
+  };
+}

@@ -38,6 +38,9 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
         const nextStart = cols[c + 1]?.x ?? Number.POSITIVE_INFINITY;
         if (Math.abs(s.x - col.x) <= tol || Math.abs(s.end - col.end) <= tol) return c;
         if (s.x >= col.x - tol && s.x < nextStart - tol && s.end <= nextStart + tol) return c;
+        // A row label set further out than the first row's, an indented one's parent
+        // ("Zoning" under the indented "Location" rows): the first column still.
+        if (c === 0 && s.x < col.x && s.end <= nextStart - tol) return 0;
         // A cell centred under its column's shorter title, wider on both sides ("SAFETY RISK"
         // under "Status").
         const middle = (s.x + s.end) / 2;
@@ -679,6 +682,10 @@ export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
   return runs;
 }
 
+/** The words a header row names a two-column table's columns by. */
+const COLUMN_WORDS =
+  /^(?:label|value|item|description|field|key|name|detail|attribute|parameter)s?$/i;
+
 /** A cell of figures only ("12", "$1,200", "40 %"): a value, never a label. */
 const NUMERIC = /^[\d.,%$€£ -]+$/;
 
@@ -701,6 +708,16 @@ export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): st
   const caps = run.rows.map((r) =>
     r.every((c) => c !== '' && c === c.toUpperCase() && /\p{Lu}/u.test(c)),
   );
+  // A header that only names the columns ("Label | Value", "Item | Description"): the rows
+  // below are the pairs.
+  const [head, ...below] = run.rows;
+  if (
+    head?.length === 2 &&
+    head.every((c) => COLUMN_WORDS.test(c.trim())) &&
+    below.length > 0 &&
+    below.every((r) => r[0] !== '' && r[1] !== '' && !NUMERIC.test(r[0] as string))
+  )
+    return below.map((r) => `${cleanLabel(r[0] as string)}: ${r[1] as string}`);
   const [labels, values] = run.rows;
   // Labels over their values ("CLIENT | INSPECTOR" over "Sample Client | J. Doe"): one pair per column.
   if (
