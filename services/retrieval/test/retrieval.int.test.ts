@@ -478,6 +478,14 @@ describe('the retrieve endpoint', () => {
     expect(names(res)).toEqual(['garden', 'boiler']);
   });
 
+  it('finds the words a report writes when the question inflects them otherwise', async () => {
+    // "fencing" and "leaning" as asked; the report says "fence" and "leans".
+    const res = await withEndpoint(deps({ embedder: null }), () =>
+      ask(asUserA('Is the fencing leaning?', { options: { legs: 'keyword' } })),
+    );
+    expect(names(res)).toEqual(['garden']);
+  });
+
   it('respects top_k and the default of 8', async () => {
     await withEndpoint(deps(), async () => {
       expect((await ask(asUserA('roof'))).chunks.length).toBe(8);

@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
 /** BM25 parameters of both backends (Lucene's defaults, which OpenSearch uses too). */
@@ -70,15 +71,40 @@ export function ranked(hits: Array<{ chunk_id: string; score: number }>): Keywor
 const QUERY_STOPWORDS = new Set(ENGLISH_STOPWORDS.filter((w) => w !== 'make'));
 
 /**
- * The text the keyword leg searches for a question: its words less function words, each word
- * left as written ("27.09.2022", "RB02380X.JPG" tokenise as before). A question of function
- * words only is searched whole. Pure.
+ * The part of an inflected word that every form of it starts with: "zoned" and "zoning" both
+ * start with "zon", "restrooms" with "restroom", "properties" with "propert". Prefix matching
+ * then finds the word as the report writes it. The stem comes from the Porter stemmer, less the
+ * "e" it keeps ("zone" of "zoned") and the "i" it puts for "y" ("properti"); a word that is not
+ * inflected (no -s, -ed, -ing; "status", "glass" are not plurals), short, or not all letters is
+ * left as written. Pure.
+ */
+export function inflectionPrefix(word: string): string {
+  const lower = word.toLowerCase();
+  if (lower.length < 5 || !/^\p{Ll}+$/u.test(lower)) return word;
+  if (!/(?:s|ed|ing)$/.test(lower) || /(?:us|ss|is)$/.test(lower)) return word;
+  const stem = stemmer(lower);
+  let prefix = '';
+  while (prefix.length < stem.length && stem[prefix.length] === lower[prefix.length])
+    prefix += stem[prefix.length];
+  if (prefix === stem && stem.endsWith('i') && /i(?:es|ed)$/.test(lower))
+    prefix = stem.slice(0, -1);
+  else if (prefix === stem && stem.endsWith('e') && (lower === `${stem}d` || lower === `${stem}s`))
+    prefix = stem.slice(0, -1);
+  return prefix.length >= 3 ? prefix : word;
+}
+
+/**
+ * The text the keyword leg searches for a question: its words less function words, an
+ * inflected word cut to what its forms share (`inflectionPrefix`), other words left as written
+ * ("27.09.2022", "RB02380X.JPG" tokenise as before). A question of function words only is
+ * searched whole. Pure.
  */
 export function keywordQuery(query: string): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
-  const kept = words.filter((w) => {
+  const kept = words.flatMap((w) => {
     const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    return bare !== '' && !QUERY_STOPWORDS.has(bare);
+    if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
+    return [/^\p{L}+$/u.test(bare) ? inflectionPrefix(bare) : w];
   });
   return kept.length > 0 ? kept.join(' ') : query;
 }
