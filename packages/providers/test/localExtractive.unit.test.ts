@@ -899,4 +899,46 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     );
     expect(facts.map((f) => f.text)).toContain('Ref 2.1 Ridge tiles, bay window: Repair Required');
   });
+
+  it('answers a value with an amount of money, a rate with a figure, and keeps a label in capitals whole', () => {
+    expect(
+      first('What is the final market value of the property?', [
+        'The final step in the appraisal process involves correlating the valuation techniques into an indication of final market value.',
+        'Indicated Property Value via\n\nSales Comparison Approach: $368,000\n\nFinal Value (Fee Simple Estate): $368,000',
+      ]),
+    ).toContain('$368,000');
+    expect(
+      first('What capitalization rate was used?', [
+        'The sales utilized in the Sales Comparison Analysis were analyzed in abstracting an overall capitalization rate.',
+        'Net Operating Income: $182,804.99\n\nCapitalization Rate: 10.61%',
+      ]),
+    ).toContain('10.61%');
+    expect(labelPairs('COST APPROACH TO VALUE: $ 3,640,000')).toEqual({
+      subject: null,
+      pairs: ['COST APPROACH TO VALUE: $ 3,640,000'],
+    });
+  });
+
+  it('answers how much of a thing with that thing, why with a reason, and the kind asked over another', () => {
+    expect(focusTerms('How much weight was the cost approach given?')).toEqual([]);
+    expect(
+      first('How much weight was the cost approach given?', [
+        'COST APPROACH TO VALUE: $ 3,640,000\n\nSALES COMPARISON APPROACH: $ 2,400,000\n\nINCOME CAPITALIZATION APPROACH: $ 2,600,000',
+        'The Cost Approach to Value is not typically relative to properties that are older like the subject. Depreciation is also difficult to ascertain for older properties. Therefore, this approach to value will not be given any weight in the final valuation.',
+        'The Cost Approach is based upon the Principle of Substitution.',
+      ]),
+    ).toContain('not be given any weight');
+    expect(
+      first('Why was the cost approach not used?', [
+        'The Cost Approach to value is typically used for new construction and properties which don’t have decades of depreciation.',
+        'The Cost Approach was not utilized due to the age of the subject, and lack of recent updates.',
+      ]),
+    ).toContain('due to the age');
+    expect(
+      first('How much weight was given to the sales comparison approach?', [
+        'Since the purpose is to find a market value to sell the property, the income approach is given 25% weight in the final value indication.',
+        'The Sales Comparison Approach is deemed the most reliable indicator, so the sales comparison approach is given the most weight (65%) in the final analysis.',
+      ]),
+    ).toContain('65%');
+  });
 });

@@ -49,6 +49,21 @@ const DEFECT_WORDS = (
   'stained stains frost corrosion corroded failed failing'
 ).split(' ');
 
+/** Words a size is said in: what "how big …" asks for. */
+const BIG_WORDS = [
+  'size',
+  'capacity',
+  'gallon',
+  'gallons',
+  'sq',
+  'sqft',
+  'sf',
+  'square',
+  'footage',
+  'acre',
+  'acres',
+];
+
 /** Words a repair is said in. */
 const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
 
@@ -84,7 +99,11 @@ const RELATED: Record<string, readonly string[]> = {
   new: ['age', 'year', 'years', 'installed'],
   built: ['year', 'constructed', 'construction', 'age'],
   size: ['capacity', 'gallon', 'gallons', 'amp', 'amps', 'btu', 'tons', 'rating', 'rated'],
-  big: ['size', 'capacity', 'gallon', 'gallons', 'sq', 'sqft', 'square', 'acres'],
+  big: BIG_WORDS,
+  large: BIG_WORDS,
+  lot: ['land', 'site', 'tract', 'parcel'],
+  land: ['lot', 'site', 'tract', 'parcel', 'acres', 'acreage'],
+  used: ['utilized', 'utilised', 'employed', 'applied'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
@@ -348,6 +367,11 @@ function titleCase(word: string): boolean {
   return /^\p{Lu}\p{Ll}/u.test(word);
 }
 
+/** A word in capitals ("APPROACH", "TO"), not a code with figures ("RB02380X"). */
+function allCapitals(word: string): boolean {
+  return /^\p{Lu}[\p{Lu}&'’-]*$/u.test(word);
+}
+
 function capitalised(word: string): boolean {
   return /^[\p{Lu}\d]/u.test(word);
 }
@@ -384,7 +408,15 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
           words.length - (i - 2) <= 8;
         // A run of Title Case words is one label ("Floor Structure"), unless the label
         // already has lower-case words or is a word that labels alone ("Kitchen Task").
-        if (lower || !before || (!titleCase(before) && !joined) || /[.:;]$/.test(before)) break;
+        // "COST APPROACH TO VALUE": a run of words in capitals is one label too.
+        const capsRun = allCapitals(w) && before !== undefined && allCapitals(before);
+        if (
+          lower ||
+          !before ||
+          (!titleCase(before) && !joined && !capsRun) ||
+          /[.:;]$/.test(before)
+        )
+          break;
         if (SINGLE_LABEL.test(w) && !joined) break;
       } else if (/\p{L}/u.test(w)) {
         if (first >= 0 && !lower && /^(and|of|&)$/i.test(w)) continue;
@@ -465,6 +497,45 @@ export function logicalLines(text: string): string[] {
     prose = !structural;
   }
   return out;
+}
+
+/**
+ * Words before a noun that say how much, how sure or where, not which one ("approximate
+ * capacity", "nearest school", "inside panel room").
+ */
+const QUALIFIERS = new Set(
+  (
+    'approximate approx estimated total overall average typical current existing actual ' +
+    'nearest closest nearby largest biggest smallest highest lowest latest last first next ' +
+    'inside outside near along across behind within beneath below above under over around ' +
+    'through via per every'
+  ).split(' '),
+);
+
+/**
+ * Whether a fact names another of a kind asked: a word asked ("approach") after a word that is
+ * not the one the question puts before it ("income" for "comparison"), and the question's word
+ * named nowhere in the fact, what it is filed under or its section. Pure.
+ */
+function otherKind(
+  text: string,
+  kindOf: ReadonlyMap<string, string>,
+  words: ReadonlySet<string>,
+  subject: ReadonlySet<string>,
+  title: ReadonlySet<string>,
+): boolean {
+  if (![...kindOf.keys()].some((t) => termMatches(t, words))) return false;
+  const seq = foldWords(text);
+  return seq.some((w, k) => {
+    const asked = [...kindOf.keys()].find((t) => sameWord(t, w));
+    const before = seq[k - 1];
+    if (!asked || !before || STOPWORDS.has(before) || QUALIFIERS.has(before) || /^\d/.test(before))
+      return false;
+    const kind = kindOf.get(asked)!;
+    if (sameWord(kind, before)) return false;
+    const named = [kind, ...(RELATED[kind] ?? [])];
+    return ![words, subject, title].some((set) => named.some((k) => termMatches(k, set)));
+  });
 }
 
 /** Words that name the opposite of each other: a fact naming one does not answer the other. */
@@ -876,6 +947,15 @@ const QUANTITY_QUESTION = new RegExp(
   `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
   'i',
 );
+/** A reason given: "because of its age", "due to the lack of rental data". */
+const REASON =
+  /\b(?:because|due to|owing to|as a result of|since the|so that|in order to|therefore|the reason|the purpose)\b/i;
+
+/** A negation: what was not done, not found, not present. */
+const NEGATION = /\b(?:not|never|no|none|without)\b|n['’]t\b/i;
+
+/** "What capitalization rate was applied?": a rate is a figure ("Capitalization Rate: 10.61%"). */
+const RATE_QUESTION = /^\s*(what|which)\b.*\b(rates?|ratios?|percentages?|yields?)\b/i;
 const KIND_QUESTION =
   /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
 
@@ -1029,6 +1109,28 @@ function counts(text: string, noun: string): boolean {
  * "what is the distribution panel rating" → rating (the head of the noun phrase); "where" →
  * location. Empty when it does not say. Pure.
  */
+/** Words that end the noun after "how much" ("how much excess land is there"). */
+const MUCH_END =
+  /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
+
+/**
+ * What "how much" asks an amount of when a noun follows it ("how much weight …", "how much
+ * excess land …"): the noun. Null for "how much does it cost", "how much is it". Pure.
+ */
+export function muchOf(query: string): string | null {
+  const after = /\bhow much\s+(.*)$/i.exec(query)?.[1];
+  if (!after) return null;
+  const phrase: string[] = [];
+  for (const w of after.split(/\s+/)) {
+    const bare = w.replace(/[^\p{L}\p{N}'-]+/gu, '');
+    if (bare === '' || MUCH_END.test(bare)) break;
+    phrase.push(bare.toLowerCase());
+    if (/[?.,;:!]$/.test(w)) break;
+  }
+  const noun = phrase.at(-1);
+  return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
+}
+
 export function focusTerms(query: string): string[] {
   const m = FOCUS.exec(query);
   if (!m) return [];
@@ -1039,6 +1141,8 @@ export function focusTerms(query: string): string[] {
     const noun = countedNoun(query);
     return noun ? [noun] : [];
   }
+  // "How much weight was the cost approach given?": an amount of weight, not a price.
+  if (m[1]?.toLowerCase() === 'much' && muchOf(query) !== null) return [];
   // "How much will it cost …": a price.
   if (m[1]?.toLowerCase() === 'much' && /\b(cost|costs|price|pay|charge|fee|spend)\b/i.test(query))
     return ['cost', 'costs', 'price', 'estimate', 'estimated', 'fee', 'fees'];
@@ -1109,9 +1213,14 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   if (who && !terms.includes('who')) terms.push('who');
   // "How much does the verification cost?": an amount of money answers it.
   const price =
-    /\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b|\b(cost|price|fee|charge) (of|for)\b/i.test(
-      query,
-    );
+    (/\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b/i.test(query) &&
+      muchOf(query) === null) ||
+    /\b(cost|price|fee|charge) (of|for)\b/i.test(query);
+  // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
+  // sentence about how values are found; an R-value or U-value is no amount of money.
+  const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
+  const negated = NEGATION.test(query);
+  const why = /^\s*why\b/i.test(query);
   // "How should the crack be repaired?": what the report recommends for it.
   const advice = ADVICE_QUESTION.test(query);
   // A rating answers a question about condition, and no other kind.
@@ -1148,7 +1257,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const df = (t: string): number => ownWords.filter((w) => termMatches(t, w)).length;
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
-  const quantity = QUANTITY_QUESTION.test(query);
+  const quantity = QUANTITY_QUESTION.test(query) || RATE_QUESTION.test(query);
   const measure = MEASURE_QUESTION.test(query);
   // "How long / far / old …": a size, a distance or an age, not a count.
   const sized = measure && !/\bhow (many|much)\b/i.test(query);
@@ -1201,6 +1310,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
             (f) => f.labelled && foldWords(f.text.split(':')[0] ?? '').some((l) => sameWord(l, w)),
           ),
       ) ?? null;
+  // "the sales comparison approach": the word before each word asked says which one.
+  const kindOf = new Map<string, string>();
+  queryWords.forEach((w, k) => {
+    const before = queryWords[k - 1];
+    if (k > 0 && before && terms.includes(w) && terms.includes(before) && !QUALIFIERS.has(before))
+      kindOf.set(w, before);
+  });
   return facts.map((f, i) => {
     const words = factWords[i]!;
     const title = new Set(titleWords[f.doc]!);
@@ -1274,7 +1390,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (CONTENTS.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
-    if (price) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
+    if (price || valued) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
     for (const p of places) {
       // Named in the fact, else in what it is filed under: the one asked, or another only.
       let named = new Set([...f.text.matchAll(p.all)].map((m) => m[1]!));
@@ -1346,6 +1462,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       )
         score *= 0.6;
     }
+    // Another of the kind asked ("the income approach" for the sales comparison approach),
+    // the one asked named nowhere with it.
+    if (kindOf.size > 0 && otherKind(f.text, kindOf, words, subject, title)) score *= 0.7;
+    // "Why …": a reason is given with "because", "due to", "since".
+    if (why && REASON.test(f.text)) score *= 1.3;
+    // "Why was the cost approach not used?": what was not done is said with a "not".
+    if (negated && NEGATION.test(f.text)) score *= 1.25;
     // A rating grid's row whose mark lost its column ("4.2 Insulation: •") says nothing.
     if (label && /:\s*[•✓✔●■◼√]\s*$/.test(f.text)) score *= 0.3;
     const valueText = label ? f.text.slice(f.text.indexOf(':') + 1) : '';
