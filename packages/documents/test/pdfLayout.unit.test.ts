@@ -541,6 +541,49 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     ]);
   });
 
+  it('pairs labels ending in a colon with the values under them, whatever their type', () => {
+    // A report's pages in one face and size before many pages of an ordinance in another: the
+    // document's body type says nothing of the report's labels.
+    const ordinance = Array.from({ length: 40 }, (_, k) =>
+      item(
+        'Sec. 202-1. This title is intended to implement the purposes set forth herein.',
+        40,
+        760 - k * 12,
+        10,
+        'ordinance',
+      ),
+    );
+    const [section] = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Property Name:', 77, 700, 11, 'bold'),
+          item('Year Built:', 364, 700, 11, 'bold'),
+          item('Future Restaurant Site', 77, 684, 11, 'regular'),
+          item('Vacant', 364, 684, 11, 'regular'),
+          item('Current Use Allowed/Permitted:', 77, 650, 11, 'bold'),
+          item('Proposed Use Allowed?', 364, 650, 11, 'bold'),
+          item('Vacant', 77, 634, 11, 'regular'),
+          item('Yes', 364, 634, 11, 'regular'),
+          item('Minimum Lot Area', 77, 600, 11, 'bold'),
+          item('Minimum Lot Width', 244, 600, 11, 'bold'),
+          item('Minimum Lot Depth', 397, 600, 11, 'bold'),
+          item('15,000 sq. ft.', 77, 585, 11, 'regular'),
+          item('100 ft', 244, 585, 11, 'regular'),
+        ],
+      },
+      { height: 792, items: ordinance },
+    ]);
+    expect(paragraphs(section?.markdown ?? '').slice(0, 6)).toEqual([
+      'Property Name: Future Restaurant Site',
+      'Year Built: Vacant',
+      'Current Use Allowed/Permitted: Vacant',
+      'Proposed Use Allowed?: Yes',
+      'Minimum Lot Area: 15,000 sq. ft.',
+      'Minimum Lot Width: 100 ft',
+    ]);
+  });
+
   it('leaves lines set close together apart when nothing sits midway between them', () => {
     // A label over its value in another type, and a reading beside a picture's scale: no row.
     const [section] = analysePages([

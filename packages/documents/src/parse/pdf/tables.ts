@@ -171,6 +171,17 @@ function emphasised(s: Segment, line: Line, body: BodyStyle): boolean {
   return body.font !== '' && (s.font ?? '') !== '' && s.font !== body.font;
 }
 
+/**
+ * A row of labels each ending in a colon ("Property Name: | Year Built:"), or some in a question
+ * mark ("Current Use Allowed/Permitted: | Proposed Use Allowed?"), whatever its type.
+ */
+function colonLabels(line: Line): boolean {
+  return (
+    line.segments.some((s) => s.text.endsWith(':')) &&
+    line.segments.every((s) => /\p{L}.*[:?]$/u.test(s.text))
+  );
+}
+
 function sameRow(prev: Line, next: Line, factor: number): boolean {
   const gap = prev.y - next.y;
   return prev.page === next.page && gap > 0 && gap <= factor * Math.max(prev.size, next.size);
@@ -236,10 +247,18 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
   if (!next) return null;
   const head = splitLabelRow(lines[i] as Line, next);
   if (head.segments.length < 2 || !sameRow(head, next, 2.5)) return null;
-  if (!head.segments.every((s) => emphasised(s, head, body))) return null;
+  // Labels are told by their type (bold or larger), or by the colon each ends with.
+  const byColon = colonLabels(head) && !next.segments.some((s) => s.text.endsWith(':'));
+  const labelRow = (line: Line): boolean =>
+    byColon ? colonLabels(line) : line.segments.every((s) => emphasised(s, line, body));
+  const valueRow = (line: Line): boolean =>
+    byColon
+      ? !line.segments.some((s) => s.text.endsWith(':'))
+      : !line.segments.some((s) => emphasised(s, line, body));
+  if (!labelRow(head)) return null;
   const columns: number[] = head.segments.map((s) => s.x);
   const columnOf = (x: number): number => columns.findIndex((c) => valueUnder(c, x, head.size));
-  if (next.segments.some((s) => emphasised(s, next, body) || columnOf(s.x) < 0)) return null;
+  if (!valueRow(next) || next.segments.some((s) => columnOf(s.x) < 0)) return null;
   const labels = new Map<number, string>();
   const values = new Map<number, string[]>();
   const pairs: string[] = [];
@@ -263,15 +282,14 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
     if (j > i && !sameRow(lines[j - 1] as Line, line, 3)) break;
     const cols = line.segments.map((s) => columnOf(s.x));
     if (cols.some((c) => c < 0)) break;
-    const emph = line.segments.map((s) => emphasised(s, line, body));
-    if (emph.every(Boolean)) {
+    if (labelRow(line)) {
       // A label row looks like the first one (a heading in larger type ends the grid).
       if (!line.segments.every((s) => likeLabel(s, line))) break;
       if (labels.size > 0 && valueLines === 0) break;
       flush();
       valueLines = 0;
       line.segments.forEach((s, k) => labels.set(cols[k] as number, cleanLabel(s.text)));
-    } else if (!emph.some(Boolean)) {
+    } else if (valueRow(line)) {
       if (!cols.every((c) => labels.has(c))) break;
       if (line.segments.some((s) => s.text.length > 80)) break;
       // A value wraps onto a second line in some columns only; a second full row (or a third
@@ -689,6 +707,24 @@ const COLUMN_WORDS =
 /** A cell of figures only ("12", "$1,200", "40 %"): a value, never a label. */
 const NUMERIC = /^[\d.,%$€£ -]+$/;
 
+/**
+ * Two lines each wholly in one font, the fonts different, the first of words only ("Minimum Lot
+ * Area | …" in bold over "15,000 sq. ft. | …"): the first set apart from the second, whatever
+ * the document's body type (a report's pages before hundreds of pages of an ordinance in
+ * another face and size).
+ */
+function inOtherType(rows: readonly Line[]): boolean {
+  if (rows.length !== 2) return false;
+  const fontOf = (l: Line): string | null => {
+    const fonts = new Set(l.segments.map((s) => s.font ?? ''));
+    return fonts.size === 1 && !fonts.has('') ? [...fonts][0]! : null;
+  };
+  // Titles are words: a row with a figure in it ("$368,000", "Rental # | 1 | 2") is a row.
+  if (rows[0]!.segments.some((s) => /\d/.test(s.text))) return false;
+  const [a, b] = rows.map(fontOf);
+  return a !== null && b !== null && a !== undefined && b !== undefined && a !== b;
+}
+
 /** Whether the first row alone is set apart by type or capitals: a header, not labels. */
 function headerSetApart(emph: readonly boolean[], caps: readonly boolean[]): boolean {
   return (
@@ -719,15 +755,16 @@ export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): st
   )
     return below.map((r) => `${cleanLabel(r[0] as string)}: ${r[1] as string}`);
   const [labels, values] = run.rows;
-  // Labels over their values ("CLIENT | INSPECTOR" over "Sample Client | J. Doe"): one pair per column.
+  // Labels over their values ("CLIENT | INSPECTOR" over "Sample Client | J. Doe"): one pair per
+  // column; a label left blank ("Minimum Lot Depth" over nothing) says nothing.
   if (
     run.rows.length === 2 &&
     labels &&
     values &&
-    ((emph[0] && !emph[1]) || (caps[0] && !caps[1])) &&
-    values.every((v) => v !== '')
+    ((emph[0] && !emph[1]) || (caps[0] && !caps[1]) || inOtherType(rowLines)) &&
+    values.filter((v) => v !== '').length * 2 > values.length
   )
-    return labels.map((l, c) => `${cleanLabel(l)}: ${values[c] as string}`);
+    return labels.flatMap((l, c) => (values[c] ? [`${cleanLabel(l)}: ${values[c]}`] : []));
   const width = run.rows[0]?.length ?? 0;
   if (width >= 4 && width % 2 === 0) return pairedColumns(run.rows, emph, caps);
   if (run.rows.some((r) => r.length !== 2 || r[0] === '' || r[1] === '')) return null;
