@@ -95,16 +95,20 @@ export function inflectionPrefix(word: string): string {
 
 /**
  * The text the keyword leg searches for a question: its words less function words, an
- * inflected word cut to what its forms share (`inflectionPrefix`), other words left as written
- * ("27.09.2022", "RB02380X.JPG" tokenise as before). A question of function words only is
- * searched whole. Pure.
+ * inflected word as asked and cut to what its forms share (`inflectionPrefix`), other words
+ * left as written ("27.09.2022", "RB02380X.JPG" tokenise as before). A question of function
+ * words only is searched whole. Pure.
  */
 export function keywordQuery(query: string): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const kept = words.flatMap((w) => {
     const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
-    return [/^\p{L}+$/u.test(bare) ? inflectionPrefix(bare) : w];
+    if (!/^\p{L}+$/u.test(bare)) return [w];
+    // The word as asked, and the start its forms share: a chunk with the very word asked
+    // ("reported") still ranks above one with another form ("report").
+    const prefix = inflectionPrefix(bare);
+    return prefix === bare ? [bare] : [bare, prefix];
   });
   return kept.length > 0 ? kept.join(' ') : query;
 }
