@@ -941,4 +941,25 @@ describe('local answerer: word families, lists, places, counts and times', () =>
       ]),
     ).toContain('65%');
   });
+
+  it('answers from the report before an ordinance printed after it as an attachment', () => {
+    const answer = localAnswer(
+      [
+        {
+          ref: 'C1',
+          title: 'Attachments',
+          citation: 'Zoning.pdf pp. 10–84',
+          text: 'Sec. 206-5. R-1 district.\n\nRear yard setback: 25 feet minimum.',
+        },
+        {
+          ref: 'C2',
+          title: 'Development Standards',
+          citation: 'Zoning.pdf p. 6',
+          text: 'Front Yard Setback: 25 ft.\n\nRear Yard Setback: 35 ft.',
+        },
+      ],
+      'What is the rear yard setback?',
+    );
+    expect(answer.split('\n')[0]).toContain('35 ft');
+  });
 });

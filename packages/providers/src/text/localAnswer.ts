@@ -947,6 +947,13 @@ const QUANTITY_QUESTION = new RegExp(
   `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
   'i',
 );
+/**
+ * A section printed after the report as reference, named so: "Attachments", "Exhibit B",
+ * "Appendix A Inspection Photographs", "ADDENDA" (not "Roof Deck Attachment").
+ */
+const APPENDIX =
+  /^\s*(?:[\dA-Z]{1,3}[.)]?\s+)?(?:appendix|appendices|attachments?|exhibits?|addend(?:a|um)|annex(?:es)?)\b/i;
+
 /** A reason given: "because of its age", "due to the lack of rental data". */
 const REASON =
   /\b(?:because|due to|owing to|as a result of|since the|so that|in order to|therefore|the reason|the purpose)\b/i;
@@ -1465,6 +1472,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // Another of the kind asked ("the income approach" for the sales comparison approach),
     // the one asked named nowhere with it.
     if (kindOf.size > 0 && otherKind(f.text, kindOf, words, subject, title)) score *= 0.7;
+    // An appendix (an ordinance, a standard, a certificate printed after the report) says
+    // what holds in general; the report's own pages say what holds for this property.
+    if (APPENDIX.test(documents[f.doc]!.title)) score *= 0.75;
     // "Why …": a reason is given with "because", "due to", "since".
     if (why && REASON.test(f.text)) score *= 1.3;
     // "Why was the cost approach not used?": what was not done is said with a "not".
