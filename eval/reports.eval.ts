@@ -134,8 +134,17 @@ async function retrieveLeg(
   legs: RetrieveOptions['legs'],
   contentOf: Map<string, string>,
   keywordWeight?: number,
+  wordFamilies?: boolean,
 ): Promise<string[]> {
-  const chunks = await retrieveFolder(nats, reportId, query, TOP_K, legs, keywordWeight);
+  const chunks = await retrieveFolder(
+    nats,
+    reportId,
+    query,
+    TOP_K,
+    legs,
+    keywordWeight,
+    wordFamilies,
+  );
   return chunks.map((c) => contentOf.get(c.id) ?? c.content);
 }
 
@@ -345,6 +354,16 @@ async function main(): Promise<void> {
           await retrieveLeg(nats!, reportId, q.question, 'hybrid', contentOf, w),
         );
       }
+      // The `RETRIEVAL_WORD_FAMILIES` option (ADR 076): the keyword leg alone and the system's
+      // fusion with it.
+      fusion.keyword_leg_word_families = outcome(
+        q,
+        await retrieveLeg(nats!, reportId, q.question, 'keyword', contentOf, undefined, true),
+      );
+      fusion.hybrid_word_families = outcome(
+        q,
+        await retrieveLeg(nats!, reportId, q.question, 'hybrid', contentOf, 1, true),
+      );
       const res = await fetch(`${system!.url}/retrieve`, {
         method: 'POST',
         headers: user.headers({ 'content-type': 'application/json' }),
@@ -460,6 +479,8 @@ async function main(): Promise<void> {
       ({
         system: 'this system (POST /retrieve)',
         keyword_leg: 'keyword leg alone',
+        keyword_leg_word_families: 'keyword leg alone, word families',
+        hybrid_word_families: 'hybrid, keyword weight 1, word families',
         vector_leg: 'vector leg alone',
         baseline_pdftotext_pages_bm25: 'pdftotext page + BM25 (baseline)',
       })[name] ??

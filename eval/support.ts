@@ -37,7 +37,7 @@ export function git(args: string[]): string {
 
 /**
  * Asks the retrieval service (as an admin caller, no tenant scope) for the `topK` best chunks
- * of one report folder, with the legs and keyword weight an eval variant measures.
+ * of one report folder, with the legs, keyword weight and word families an eval variant measures.
  */
 export async function retrieveFolder(
   nats: Nats,
@@ -46,6 +46,7 @@ export async function retrieveFolder(
   topK: number,
   legs: RetrieveOptions['legs'],
   keywordWeight?: number,
+  wordFamilies?: boolean,
 ): Promise<RetrievedChunk[]> {
   const res = await retrievalClient(nats.nc, 60_000).retrieve({
     caller: { kind: 'admin' },
@@ -61,6 +62,7 @@ export async function retrieveFolder(
       rerank: 'auto',
       hyde: 'auto',
       ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
+      ...(wordFamilies === undefined ? {} : { word_families: wordFamilies }),
     },
   });
   return res.chunks;

@@ -164,6 +164,11 @@ export const RetrieveOptions = z.object({
   hyde: z.enum(['auto', 'off']).default('auto'),
   /** Weight of the keyword leg in the fusion for this request; absent: `RETRIEVAL_KEYWORD_WEIGHT` (1 = spec). */
   keyword_weight: z.number().min(0).max(100).optional(),
+  /**
+   * Whether the keyword leg also searches each inflected question word by the start its forms
+   * share for this request; absent: `RETRIEVAL_WORD_FAMILIES` (false = the spec's unstemmed leg).
+   */
+  word_families: z.boolean().optional(),
 });
 export type RetrieveOptions = z.infer<typeof RetrieveOptions>;
 

@@ -20,6 +20,7 @@ export function retrievalDeps(
     generator: textGeneratorFor(rt.config),
     logger: rt.logger,
     keywordWeight: rt.config.RETRIEVAL_KEYWORD_WEIGHT,
+    wordFamilies: rt.config.RETRIEVAL_WORD_FAMILIES,
     folderIndex:
       rt.config.RETRIEVAL_MEMORY_BUDGET_MB > 0
         ? new FolderIndexCache(

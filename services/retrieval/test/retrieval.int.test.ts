@@ -478,12 +478,22 @@ describe('the retrieve endpoint', () => {
     expect(names(res)).toEqual(['garden', 'boiler']);
   });
 
-  it('finds the words a report writes when the question inflects them otherwise', async () => {
-    // "fencing" and "leaning" as asked; the report says "fence" and "leans".
-    const res = await withEndpoint(deps({ embedder: null }), () =>
-      ask(asUserA('Is the fencing leaning?', { options: { legs: 'keyword' } })),
+  it('finds the words a report writes for a question that inflects them otherwise, with word families', async () => {
+    // "fencing" and "leaning" as asked; the report says "fence" and "leans". The spec's leg
+    // (no families) does not find them; the option, per request or configured, does.
+    const question = 'Is the fencing leaning?';
+    const spec = await withEndpoint(deps({ embedder: null }), () =>
+      ask(asUserA(question, { options: { legs: 'keyword' } })),
     );
-    expect(names(res)).toEqual(['garden']);
+    expect(names(spec)).toEqual([]);
+    const asked = await withEndpoint(deps({ embedder: null }), () =>
+      ask(asUserA(question, { options: { legs: 'keyword', word_families: true } })),
+    );
+    expect(names(asked)).toEqual(['garden']);
+    const configured = await withEndpoint(deps({ embedder: null, wordFamilies: true }), () =>
+      ask(asUserA(question, { options: { legs: 'keyword' } })),
+    );
+    expect(names(configured)).toEqual(['garden']);
   });
 
   it('respects top_k and the default of 8', async () => {

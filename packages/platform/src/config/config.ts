@@ -107,6 +107,11 @@ export const ConfigSchema = z.object({
    */
   RETRIEVAL_KEYWORD_WEIGHT: z.coerce.number().min(0).max(100).default(1),
   /**
+   * Whether the keyword leg also searches each inflected question word by the start its forms
+   * share ("zoned" finds "Zoning"; ADR 076). Off is the spec's unstemmed keyword leg.
+   */
+  RETRIEVAL_WORD_FAMILIES: bool.default(false),
+  /**
    * Memory the retrieval service may hold for report folders in memory (ADR 135); 0 turns the
    * in-memory legs off (every query reads Postgres).
    */

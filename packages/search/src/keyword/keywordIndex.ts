@@ -94,21 +94,23 @@ export function inflectionPrefix(word: string): string {
 }
 
 /**
- * The text the keyword leg searches for a question: its words less function words, an
- * inflected word as asked and cut to what its forms share (`inflectionPrefix`), other words
- * left as written ("27.09.2022", "RB02380X.JPG" tokenise as before). A question of function
- * words only is searched whole. Pure.
+ * The text the keyword leg searches for a question: its words less function words, each kept
+ * word as written ("27.09.2022", "RB02380X.JPG" tokenise as before). With `families` (the
+ * `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg is unstemmed), an
+ * inflected word is searched as asked and also by the start its forms share
+ * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
+ * searched whole. Pure.
  */
-export function keywordQuery(query: string): string {
+export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const kept = words.flatMap((w) => {
     const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
-    if (!/^\p{L}+$/u.test(bare)) return [w];
+    if (!families || !/^\p{L}+$/u.test(bare)) return [w];
     // The word as asked, and the start its forms share: a chunk with the very word asked
     // ("reported") still ranks above one with another form ("report").
     const prefix = inflectionPrefix(bare);
-    return prefix === bare ? [bare] : [bare, prefix];
+    return prefix === bare ? [w] : [w, prefix];
   });
   return kept.length > 0 ? kept.join(' ') : query;
 }

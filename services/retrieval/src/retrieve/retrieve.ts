@@ -52,6 +52,8 @@ export interface RetrievalDeps {
   clock?: Clock;
   /** Keyword-leg weight in the fusion (`RETRIEVAL_KEYWORD_WEIGHT`); 1 is the spec's RRF. */
   keywordWeight?: number;
+  /** Keyword leg searches word families too (`RETRIEVAL_WORD_FAMILIES`); off is the spec's. */
+  wordFamilies?: boolean;
   /**
    * Folders held in memory (`RETRIEVAL_MEMORY_BUDGET_MB` > 0, Postgres keyword backend): both
    * legs and the chunk rows are read from it (ADR 135). Absent or null: the legs' SQL.
@@ -115,7 +117,7 @@ export async function resolveScope(
   }
   if (scope.type === 'folder' && inMemory(deps)) {
     // One round trip: the tenant check, the folder's version and the query's words.
-    const state = await queryState(deps.pool, [scope.report_id], keywordQuery(req.query), {
+    const state = await queryState(deps.pool, [scope.report_id], keywordTextOf(deps, req), {
       reportId: scope.report_id,
       tenantId: callerTenant,
     });
@@ -239,6 +241,11 @@ async function searchLegsInMemory(
   const vectorHits = searchVector ? vectorSearchInMemory(snapshots, vector, depth, allowed) : [];
   const vectorMs = searchVector ? since(t) : 0;
   return { keywordHits, vectorHits, keywordMs, vectorMs, snapshots };
+}
+
+/** The text the keyword leg searches for a request (`keywordQuery`, with word families if asked). */
+function keywordTextOf(deps: RetrievalDeps, req: ParsedRetrieveRequest): string {
+  return keywordQuery(req.query, req.options.word_families ?? deps.wordFamilies ?? false);
 }
 
 /**
@@ -400,7 +407,7 @@ export async function retrieve(
   const legs = await searchLegs(
     deps,
     { reportIds: scope.reportIds, chunkIds: scope.chunkIds },
-    keywordQuery(req.query),
+    keywordTextOf(deps, req),
     vector,
     useKeyword,
     candidateDepth(req.top_k),
