@@ -534,7 +534,7 @@ function otherKind(
     const kind = kindOf.get(asked)!;
     if (sameWord(kind, before)) return false;
     const named = [kind, ...(RELATED[kind] ?? [])];
-    return ![words, subject, title].some((set) => named.some((k) => termMatches(k, set)));
+    return ![words, subject, title].some((set) => named.some((n) => termMatches(n, set)));
   });
 }
 
@@ -1111,11 +1111,6 @@ function counts(text: string, noun: string): boolean {
   });
 }
 
-/**
- * What a question asks about, with the words an answer says it in: "how old" → age, years;
- * "what is the distribution panel rating" → rating (the head of the noun phrase); "where" →
- * location. Empty when it does not say. Pure.
- */
 /** Words that end the noun after "how much" ("how much excess land is there"). */
 const MUCH_END =
   /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
@@ -1138,6 +1133,11 @@ export function muchOf(query: string): string | null {
   return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
 }
 
+/**
+ * What a question asks about, with the words an answer says it in: "how old" → age, years;
+ * "what is the distribution panel rating" → rating (the head of the noun phrase); "where" →
+ * location. Empty when it does not say. Pure.
+ */
 export function focusTerms(query: string): string[] {
   const m = FOCUS.exec(query);
   if (!m) return [];

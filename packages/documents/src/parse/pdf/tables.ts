@@ -714,15 +714,17 @@ const NUMERIC = /^[\d.,%$€£ -]+$/;
  * another face and size).
  */
 function inOtherType(rows: readonly Line[]): boolean {
-  if (rows.length !== 2) return false;
+  const [head, values] = rows;
+  if (rows.length !== 2 || !head || !values) return false;
+  // Titles are words: a row with a figure in it ("$368,000", "Rental # | 1 | 2") is a row.
+  if (head.segments.some((s) => /\d/.test(s.text))) return false;
   const fontOf = (l: Line): string | null => {
     const fonts = new Set(l.segments.map((s) => s.font ?? ''));
     return fonts.size === 1 && !fonts.has('') ? [...fonts][0]! : null;
   };
-  // Titles are words: a row with a figure in it ("$368,000", "Rental # | 1 | 2") is a row.
-  if (rows[0]!.segments.some((s) => /\d/.test(s.text))) return false;
-  const [a, b] = rows.map(fontOf);
-  return a !== null && b !== null && a !== undefined && b !== undefined && a !== b;
+  const a = fontOf(head);
+  const b = fontOf(values);
+  return a !== null && b !== null && a !== b;
 }
 
 /** Whether the first row alone is set apart by type or capitals: a header, not labels. */
