@@ -585,20 +585,21 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
   });
 
   it('leaves lines set close together apart when nothing sits midway between them', () => {
-    // A label over its value in another type, and a reading beside a picture's scale: no row.
+    // A reading beside a picture's scale, set a little lower: not one row ("26.2 Hotspot : …").
     const [section] = analysePages([
       {
         height: 792,
         items: [
           ...body(760),
           item('Hotspot : 26.2 °C', 300, 700, 10, 'body'),
-          item('26.2', 100, 696, 10, 'scale'),
+          item('26.2', 100, 694, 10, 'scale'),
           item('Coldspot : 21.2 °C', 300, 670, 10, 'body'),
         ],
       },
     ]);
     const text = paragraphs(section?.markdown ?? '').join('\n');
     expect(text).toContain('Hotspot : 26.2 °C');
+    expect(text).not.toContain('26.2 Hotspot');
     expect(text).toContain('Coldspot : 21.2 °C');
   });
 

@@ -519,19 +519,18 @@ const QUALIFIERS = new Set(
  */
 function otherKind(
   text: string,
-  kindOf: ReadonlyMap<string, string>,
+  kinds: readonly (readonly [asked: string, kind: string])[],
   words: ReadonlySet<string>,
   subject: ReadonlySet<string>,
   title: ReadonlySet<string>,
 ): boolean {
-  if (![...kindOf.keys()].some((t) => termMatches(t, words))) return false;
+  if (!kinds.some(([t]) => termMatches(t, words))) return false;
   const seq = foldWords(text);
   return seq.some((w, k) => {
-    const asked = [...kindOf.keys()].find((t) => sameWord(t, w));
+    const kind = kinds.find(([t]) => sameWord(t, w))?.[1];
     const before = seq[k - 1];
-    if (!asked || !before || STOPWORDS.has(before) || QUALIFIERS.has(before) || /^\d/.test(before))
+    if (!kind || !before || STOPWORDS.has(before) || QUALIFIERS.has(before) || /^\d/.test(before))
       return false;
-    const kind = kindOf.get(asked)!;
     if (sameWord(kind, before)) return false;
     const named = [kind, ...(RELATED[kind] ?? [])];
     return ![words, subject, title].some((set) => named.some((n) => termMatches(n, set)));
@@ -1324,6 +1323,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (k > 0 && before && terms.includes(w) && terms.includes(before) && !QUALIFIERS.has(before))
       kindOf.set(w, before);
   });
+  const kinds = [...kindOf];
+  // An appendix (an ordinance, a standard, a certificate printed after the report) says what
+  // holds in general; the report's own pages say what holds for this property.
+  const appendix = documents.map((d) => APPENDIX.test(d.title));
   return facts.map((f, i) => {
     const words = factWords[i]!;
     const title = new Set(titleWords[f.doc]!);
@@ -1471,10 +1474,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     }
     // Another of the kind asked ("the income approach" for the sales comparison approach),
     // the one asked named nowhere with it.
-    if (kindOf.size > 0 && otherKind(f.text, kindOf, words, subject, title)) score *= 0.7;
-    // An appendix (an ordinance, a standard, a certificate printed after the report) says
-    // what holds in general; the report's own pages say what holds for this property.
-    if (APPENDIX.test(documents[f.doc]!.title)) score *= 0.75;
+    if (kinds.length > 0 && otherKind(f.text, kinds, words, subject, title)) score *= 0.7;
+    if (appendix[f.doc]) score *= 0.75;
     // "Why …": a reason is given with "because", "due to", "since".
     if (why && REASON.test(f.text)) score *= 1.3;
     // "Why was the cost approach not used?": what was not done is said with a "not".

@@ -102,11 +102,13 @@ function inMemory(deps: RetrievalDeps): deps is RetrievalDeps & { folderIndex: F
 
 /**
  * The scope's tenant and what it covers; 404 when a report is outside the caller's tenant
- * (for multi_report: any of them) or the section is not one of the folder's.
+ * (for multi_report: any of them) or the section is not one of the folder's. `keywordText` is
+ * what the keyword leg will search (`keywordTextOf`), read with the folder's state in memory.
  */
 export async function resolveScope(
   deps: RetrievalDeps,
   req: ParsedRetrieveRequest,
+  keywordText: string,
 ): Promise<ResolvedScope> {
   const callerTenant = req.caller.kind === 'user' ? req.caller.tenant_id : null;
   const scope = req.scope;
@@ -117,7 +119,7 @@ export async function resolveScope(
   }
   if (scope.type === 'folder' && inMemory(deps)) {
     // One round trip: the tenant check, the folder's version and the query's words.
-    const state = await queryState(deps.pool, [scope.report_id], keywordTextOf(deps, req), {
+    const state = await queryState(deps.pool, [scope.report_id], keywordText, {
       reportId: scope.report_id,
       tenantId: callerTenant,
     });
@@ -390,7 +392,9 @@ export async function retrieve(
 ): Promise<RetrieveResponse> {
   const started = performance.now();
   const askedAt = (deps.clock ?? systemClock).now();
-  const scope = await resolveScope(deps, req);
+  // Computed once: the scope check reads the folder's state with it, the legs search it.
+  const keywordText = keywordTextOf(deps, req);
+  const scope = await resolveScope(deps, req, keywordText);
   const { tenantId } = scope;
   // The log row's report: the folder, or the first of a multi-report scope (all are in the log's results).
   const reportId = scope.reportIds[0]!;
@@ -407,7 +411,7 @@ export async function retrieve(
   const legs = await searchLegs(
     deps,
     { reportIds: scope.reportIds, chunkIds: scope.chunkIds },
-    keywordTextOf(deps, req),
+    keywordText,
     vector,
     useKeyword,
     candidateDepth(req.top_k),
