@@ -17,6 +17,46 @@ describe('page furniture', () => {
     expect(isPageNumber('- 4 -')).toBe(true);
     expect(isPageNumber('Page 1 of 17 SUMMARY')).toBe(false);
     expect(isPageNumber('Built in 1969')).toBe(false);
+    expect(isPageNumber('Page IV of VII')).toBe(true);
+    expect(isPageNumber('Page IV')).toBe(false);
+  });
+
+  it("drops a report's long running header found on a third of its pages, appendices without it, and front matter numbered in roman numerals", () => {
+    // 30 pages: the header runs over the 10 report pages (3 to 12), not over the cover, the
+    // contents, 8 pages of photos or 10 of copies; the introduction is numbered "Page II of VII".
+    const header = 'Northwest Montana Human Services, Inc. - 214 S Main St ____';
+    const pages = Array.from({ length: 30 }, (_, i) => {
+      const n = i + 1;
+      return [
+        ...(n >= 3 && n <= 12 ? [line(n, 800, header)] : []),
+        ...(n >= 13 && n <= 20 ? [line(n, 800, 'Photographs of the Property')] : []),
+        line(n, 400, `Body of page ${n}`),
+        ...(n <= 7
+          ? [
+              line(
+                n,
+                40,
+                `Introduction Page ${['I', 'II', 'III', 'IV', 'V', 'VI', 'VII'][n - 1]} of VII`,
+              ),
+            ]
+          : []),
+      ];
+    });
+    const kept = removeRunningLines(pages, Array(30).fill(842)).map((p) => p.map((l) => l.text));
+    expect(kept.flat().filter((t) => t === header || t.startsWith('Introduction Page'))).toEqual(
+      [],
+    );
+    // A section's title over its 8 pages of photos is no running header of the report.
+    expect(kept[12]).toEqual(['Photographs of the Property', 'Body of page 13']);
+    // Nor is a short line on a third of the pages.
+    const short = Array.from({ length: 30 }, (_, i) => [
+      ...(i < 10 ? [line(i + 1, 800, 'Site Analysis')] : []),
+      line(i + 1, 400, `Body of page ${i + 1}`),
+    ]);
+    expect(removeRunningLines(short, Array(30).fill(842))[0]!.map((l) => l.text)).toEqual([
+      'Site Analysis',
+      'Body of page 1',
+    ]);
   });
 
   it('drops a footer that runs along the bottom edge however its letters are spaced, on portrait and landscape pages', () => {

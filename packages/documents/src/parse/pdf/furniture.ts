@@ -23,6 +23,7 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
   // numbers too.
   const shape = (text: string): string =>
     text
+      .replace(/\bpage\s*[ivxlc]{1,6}\s*of\s*[ivxlc]{1,6}\b/gi, 'page # of #')
       .replace(/\d+/g, '#')
       .replace(/(^|\s)[ivxlc]{1,6}$/i, '$1#')
       .replace(/\s+/g, '')
@@ -53,9 +54,18 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
   });
   const threshold = repeatThreshold(pages.length);
   const numbered = (k: string): boolean => /page\W{0,2}#/.test(k);
-  const running = new Set(
-    [...counts].filter(([k, n]) => n >= (numbered(k) ? 2 : threshold)).map(([k]) => k),
-  );
+  // A long line (a report's own name and address over a rule) that runs on a third of a long
+  // document's pages is its header too, when appendices of photos and copies print without it;
+  // a section's title repeated over its own pages runs on fewer.
+  const long = (k: string): boolean =>
+    pages.length >= 12 && k.slice(k.indexOf('|') + 1).replace(/[^a-z]/g, '').length >= 20;
+  const needed = (k: string): number =>
+    numbered(k)
+      ? 2
+      : long(k)
+        ? Math.min(threshold, Math.max(4, Math.ceil(pages.length / 3)))
+        : threshold;
+  const running = new Set([...counts].filter(([k, n]) => n >= needed(k)).map(([k]) => k));
   if (running.size === 0) return pages;
   // A footer that differs on one page in one cell ("… 19 July 2026 · Page 14 of 14" where the
   // others say "… SHA-256: d1ce… · Page 3 of 14"): two or more of its cells, and most of them,
@@ -77,10 +87,10 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
 
 /**
  * "Page 3 of 17", "3 of 17", "3/17", "Page 3", "- 3 -", "3": a page number and nothing else;
- * also "Page 1 of 17Page 1 of 17", a footer some tools draw twice.
+ * also "Page 1 of 17Page 1 of 17", a footer some tools draw twice, and "Page IV of VII".
  */
 const PAGE_NUMBER =
-  /^(?:page\s*)?[-–—]?\s*\d{1,4}\s*(?:(?:of|\/)\s*\d{1,4})?\s*[-–—]?(?:\s*page\s*\d{1,4}\s*of\s*\d{1,4})*$/i;
+  /^(?:page\s*)?[-–—]?\s*\d{1,4}\s*(?:(?:of|\/)\s*\d{1,4})?\s*[-–—]?(?:\s*page\s*\d{1,4}\s*of\s*\d{1,4})*$|^page\s+[ivxlc]{1,6}\s+of\s+[ivxlc]{1,6}$/i;
 
 export function isPageNumber(text: string): boolean {
   // Front matter is numbered in lower-case roman numerals ("i", "iv"); capitals are codes.
