@@ -193,6 +193,178 @@ describe('PDF layout analysis: rated rows without a header line', () => {
   });
 });
 
+describe('PDF layout analysis: appraisal charts and accounts', () => {
+  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
+    str,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+  });
+
+  it('reads a grade in words ("Good Avg. Fair Poor") marked for each component, with its description', () => {
+    const components: [string, string, number, string?][] = [
+      ['Foundation', 'Reinforced concrete', 1],
+      ['Roof', 'Flat built-up composition', 2],
+      ['HVAC System', 'Mounted HVAC system', 1],
+      ['Furnishings', 'Personal property excluded', 1, 'N/A'],
+    ];
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Improvement Summary Description', 60, 700),
+          ...['Good', 'Avg.', 'Fair', 'Poor'].map((g, k) => item(g, 360 + k * 50, 700)),
+          ...components.flatMap(([name, description, grade, mark = 'X'], k) => [
+            item(name, 60, 686 - k * 14),
+            item(description, 160, 686 - k * 14),
+            item(mark, 365 + grade * 50 - (mark.length - 1) * 2.5, 686 - k * 14),
+          ]),
+          item('The building was viewed from the outside only.', 60, 560),
+        ],
+      },
+    ]);
+    const [section] = sections;
+    expect(section?.tables[0]?.rows).toEqual([
+      ['Improvement Summary Description', 'Good', 'Avg.', 'Fair', 'Poor'],
+      ['Foundation: Reinforced concrete', '', 'X', '', ''],
+      ['Roof: Flat built-up composition', '', '', 'X', ''],
+      ['HVAC System: Mounted HVAC system', '', 'X', '', ''],
+      ['Furnishings: Personal property excluded', '', 'N/A', '', ''],
+    ]);
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toContain('Roof: Flat built-up composition (Fair)');
+    expect(lines).toContain('Foundation: Reinforced concrete (Avg.)');
+    // A cell that says otherwise than a mark says so itself.
+    expect(lines).toContain('Furnishings: Personal property excluded (N/A)');
+  });
+
+  it('reads a header of titles over one row of figures as one record, beside the sentence that introduces it', () => {
+    const titles = ['Appraisal Premise', 'Interest Appraised', 'Date of Value', 'Value Conclusion'];
+    const values = ['Retrospective As Is', 'Fee Simple Estate', 'January 1, 2018', '$7,500,000'];
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item(
+            'Based on the analysis, the market value of the subject is concluded as follows:',
+            60,
+            740,
+          ),
+          ...titles.map((t, k) => item(t, 60 + k * 130, 700)),
+          ...values.map((v, k) => item(v, 60 + k * 130, 686)),
+          item('Compiled by the appraiser', 60, 660),
+          // A piece of a wider table repeats its cells: it stays a table.
+          ...['Condition', 'Good', 'Good', 'Average'].map((t, k) => item(t, 60 + k * 130, 600)),
+          ...['Size (SF)', '19,500', '23,600', '10,000'].map((t, k) => item(t, 60 + k * 130, 586)),
+        ],
+      },
+    ]);
+    const lines = paragraphs(sections[0]?.markdown ?? '');
+    const record = titles.map((t, k) => `${t}: ${values[k]}`);
+    const at = lines.indexOf(record[0]!);
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at, at + 4)).toEqual(record);
+    expect(sections[0]?.tables.map((t) => t.rows[0])).toEqual([
+      ['Condition', 'Good', 'Good', 'Average'],
+    ]);
+  });
+
+  it('reads pairs side by side with a label and one value set further right under them as pairs', () => {
+    const pairs: [string, string, string, string][] = [
+      ['Primary Building Type:', 'Office', 'Height per Story:', "10'"],
+      ['Effective Age:', '30 YRS', 'Number of Buildings:', '1'],
+      ['Condition:', 'Fair', 'Gross Building Area:', '72,720 SF'],
+    ];
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          ...pairs.flatMap((r, k) => r.map((t, c) => item(t, 60 + c * 120, 700 - k * 14))),
+          item('MVS Sec/Page', 60, 658),
+          item('15/17', 420, 658),
+          item('Base Square Foot Cost', 60, 644),
+          item('$208.00', 420, 644),
+        ],
+      },
+    ]);
+    expect(sections[0]?.tables).toEqual([]);
+    expect(paragraphs(sections[0]?.markdown ?? '')).toEqual([
+      'Primary Building Type: Office',
+      "Height per Story: 10'",
+      'Effective Age: 30 YRS',
+      'Number of Buildings: 1',
+      'Condition: Fair',
+      'Gross Building Area: 72,720 SF',
+      'MVS Sec/Page: 15/17',
+      'Base Square Foot Cost: $208.00',
+    ]);
+  });
+
+  it('reads a size and its unit as a value, not as an item rated by a code the document explains', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('SF = Square feet of the building', 60, 740),
+          item('Gross Building Area', 60, 700),
+          item('72,720 SF', 260, 700),
+          item('Net Rentable Area', 60, 686),
+          item('72,720 SF', 260, 686),
+          item('Average Floor Plate', 60, 672),
+          item('18,180 SF', 260, 672),
+        ],
+      },
+    ]);
+    const text = sections.map((s) => s.markdown).join('\n');
+    expect(text).not.toContain('Rating');
+    expect(text).not.toMatch(/72,720: /);
+    expect(text).toMatch(/Gross Building Area\W+72,720 SF/);
+  });
+
+  it('keeps a currency sign set apart from its amount with the amount, column by column', () => {
+    const row = (name: string, cost: string, y: number): RawTextItem[] => [
+      item(name, 60, y),
+      item('$', 250, y),
+      item(cost, 300, y),
+      item('$', 380, y),
+      item(cost, 430, y),
+    ];
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Property Category', 60, 714),
+          item('Cost', 300, 714),
+          item('15 Year', 430, 714),
+          ...row('Site Drainage', '12,320.95', 700),
+          ...row('Parking Lot', '389,076.27', 686),
+          ...row('Sidewalks / Curbs', '23,962.86', 672),
+        ],
+      },
+    ]);
+    const text = sections.map((s) => s.markdown).join('\n');
+    expect(text).toMatch(/Parking Lot\W+\$389,076\.27\W+\$389,076\.27/);
+    expect(text).not.toMatch(/\|\s*\$\s*\|/);
+  });
+
+  it('reads a bullet drawn from a symbol font as a bullet', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('\uf0b7', 60, 700),
+          item('No responsibility is assumed for the legal description.', 78, 700),
+          item('\uf0b7', 60, 686),
+          item('The property is appraised free and clear of any liens.', 78, 686),
+        ],
+      },
+    ]);
+    const text = sections.map((s) => s.markdown).join('\n');
+    expect(text).not.toContain('\uf0b7');
+    expect(paragraphs(text)).toContain('• No responsibility is assumed for the legal description.');
+  });
+});
+
 describe('PDF layout analysis: cells wrapped over several lines', () => {
   const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
     str,

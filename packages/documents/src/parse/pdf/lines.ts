@@ -59,6 +59,15 @@ export interface RawTextItem {
   fontName?: unknown;
 }
 
+/**
+ * A list bullet drawn from a symbol font (Symbol's bullet, Wingdings' squares and arrows) comes
+ * out of the text layer as one character of Unicode's private use area (U+F0B7 for Symbol's
+ * bullet): as its own item, it is read as the bullet it is. Pure.
+ */
+export function bulletGlyph(str: string): string {
+  return /^\s*[\uf020-\uf0ff]\s*$/u.test(str) ? '•' : str;
+}
+
 /** Text items in "reading coordinates": rotated pages are turned upright by their dominant text direction. */
 export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; other: Item[] } {
   type Oriented = Item & { orientation: number };
@@ -78,7 +87,7 @@ export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; ot
     else if (orientation === 2) [x, y] = [-e, -f];
     else if (orientation === 3) [x, y] = [-f, e];
     const font = typeof r.fontName === 'string' ? r.fontName : '';
-    items.push({ str: r.str, x, y, width, size, font, orientation });
+    items.push({ str: bulletGlyph(r.str), x, y, width, size, font, orientation });
   }
   const counts = [0, 0, 0, 0];
   for (const it of items) counts[it.orientation] = (counts[it.orientation] ?? 0) + it.str.length;
@@ -112,6 +121,7 @@ export const SEGMENT_GAP = 1.5;
 export const SPACE_GAP = 0.15;
 
 const BULLET_ONLY = /^\s*[•●▪◦■►▸➢-]\s*$/u;
+const CURRENCY_ONLY = /^\s*[$€£]\s*$/;
 
 export function buildLine(page: number, items: Item[]): Line {
   items.sort((p, q) => p.x - q.x);
@@ -130,7 +140,15 @@ export function buildLine(page: number, items: Item[]): Line {
     // A bullet set apart from its text by a tab ("•    No allowance for …") starts the text,
     // not a column of its own.
     const bulletOnly = segments.length === 1 && seg !== null && BULLET_ONLY.test(seg.text);
-    if (seg === null || (!bulletOnly && it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size))) {
+    // So does a currency sign set apart from its amount, as accounts print them ("$    389,076.27").
+    const signOnly = seg !== null && CURRENCY_ONLY.test(seg.text) && /^\s*[\d(]/.test(text);
+    // and a sign after an amount starts the next amount's cell ("$ 7,341.58  $ 7,341.58").
+    const signAfterAmount = seg !== null && CURRENCY_ONLY.test(text) && /\d$/.test(seg.text);
+    if (
+      seg === null ||
+      signAfterAmount ||
+      (!bulletOnly && !signOnly && it.x - seg.end > SEGMENT_GAP * Math.max(size, it.size))
+    ) {
       seg = { x: it.x, end: it.x + it.width, text, size: it.size, y: it.y };
       segments.push(seg);
       segFonts.push(new Map([[it.font, text.length]]));
@@ -138,7 +156,10 @@ export function buildLine(page: number, items: Item[]): Line {
     }
     const gap = it.x - seg.end;
     const needsSpace =
-      (bulletOnly || gap > SPACE_GAP * it.size) && !seg.text.endsWith(' ') && !text.startsWith(' ');
+      !signOnly &&
+      (bulletOnly || gap > SPACE_GAP * it.size) &&
+      !seg.text.endsWith(' ') &&
+      !text.startsWith(' ');
     seg.text += (needsSpace ? ' ' : '') + text;
     seg.end = Math.max(seg.end, it.x + it.width);
     seg.size = Math.max(seg.size ?? 0, it.size);

@@ -331,6 +331,8 @@ function labelGrid(lines: Line[], i: number, body: BodyStyle): GridRun | null {
 }
 
 const CODE = /^(?:[A-Z]{1,3}|N\/A)$/;
+/** A rating column named in words, as appraisals grade each component of a building. */
+const RATING_WORD = /^(?:excellent|good|average|avg\.?|fair|poor)$/i;
 const MARK = /^(?:[•●■▪◼□☐☑☒✓✔✗✘xX*+]|yes|no)$/i;
 
 /**
@@ -376,10 +378,13 @@ function itemName(text: string): string {
 function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | null {
   const head = lines[i] as Line;
   const words = head.words ?? [];
-  const firstCode = words.findIndex((w) => CODE.test(w.text));
+  const column = (t: string): boolean => CODE.test(t) || RATING_WORD.test(t);
+  const firstCode = words.findIndex((w) => column(w.text));
   if (firstCode < 0) return null;
   const codes = words.slice(firstCode);
-  if (codes.length < 2 || !codes.every((w) => CODE.test(w.text))) return null;
+  if (codes.length < 2 || !codes.every((w) => column(w.text))) return null;
+  // Columns that are ratings in words ("Good Avg. Fair Poor"), after an item and its description.
+  const worded = codes.some((w) => RATING_WORD.test(w.text));
   const title = words
     .slice(0, firstCode)
     .map((w) => w.text)
@@ -398,10 +403,17 @@ function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | nu
     const lw = line.words ?? [];
     // Words across the line between items and marks: prose, not a row.
     if (lw.some((w) => w.x <= left && w.end > left + 1)) break;
-    const item = lw
-      .filter((w) => w.end <= left + 1)
-      .map((w) => w.text)
-      .join(' ');
+    const before = line.segments.filter((sg) => sg.end <= left + 1);
+    const item =
+      worded && before.length >= 2
+        ? `${(before[0] as Segment).text}: ${before
+            .slice(1)
+            .map((sg) => sg.text)
+            .join(' ')}`
+        : lw
+            .filter((w) => w.end <= left + 1)
+            .map((w) => w.text)
+            .join(' ');
     const marks = lw.filter((w) => w.x > left);
     if (item === '' || item.length > 80) break;
     const row = codes.map(() => '');
@@ -425,7 +437,10 @@ function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | nu
     }
     if (!ok) break;
     rows.push([item, ...row]);
-    const on = codes.filter((_, k) => row[k] !== '').map((w) => w.text);
+    // A grade in words is the column's, unless the cell says otherwise ("N/A" under "Avg.").
+    const on = codes.flatMap((w, k) =>
+      row[k] === '' ? [] : [worded && !MARK.test(row[k] as string) ? (row[k] as string) : w.text],
+    );
     if (on.length > 0) marked.push({ name: itemName(item), codes: on });
   }
   if (marked.length === 0) return null;
@@ -433,9 +448,11 @@ function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | nu
     legendLines,
     codes.map((w) => w.text),
   );
-  const sentences = marked.map(
-    (m) => `${m.name}: ${m.codes.map((c) => legend.get(c) ?? c).join(', ')}`,
-  );
+  const sentences = marked.map((m) => {
+    const rating = m.codes.map((c) => legend.get(c) ?? c).join(', ');
+    // "Roof: Flat built-up composition (Avg.)": the item, its description and the grade.
+    return worded && m.name.includes(': ') ? `${m.name} (${rating})` : `${m.name}: ${rating}`;
+  });
   return {
     start: i,
     end: j,
@@ -456,6 +473,9 @@ function legendLookup(lines: Line[]): LegendLookup {
   };
 }
 
+/** A quantity: a number of three digits or more, with thousands separators or decimals. */
+const QUANTITY = /^[$€£]?(?:\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})$/;
+
 /** An item followed by codes the legend explains: "3.1 SERVICE GROUNDING  IN OK". */
 function codedRow(line: Line, legend: LegendLookup): { item: string; codes: string[] } | null {
   const words = line.words ?? [];
@@ -467,6 +487,8 @@ function codedRow(line: Line, legend: LegendLookup): { item: string; codes: stri
     .map((w) => w.text)
     .join(' ');
   if (codes.length === 0 || item === '' || item.length > 80 || !/\p{L}/u.test(item)) return null;
+  // After a quantity a code is its unit ("Gross Building Area  72,720 SF"), not a rating.
+  if (QUANTITY.test((words[k - 1] as { text: string }).text)) return null;
   if (!codes.every((c) => legend(c) !== undefined)) return null;
   return { item, codes };
 }
@@ -767,6 +789,21 @@ export function keyValueLines(lines: Line[], run: TableRun, body: BodyStyle): st
     values.filter((v) => v !== '').length * 2 > values.length
   )
     return labels.flatMap((l, c) => (values[c] ? [`${cleanLabel(l)}: ${values[c]}`] : []));
+  // A header of short titles, all different, over a single row with figures ("Appraisal Premise |
+  // Date of Value | Value Conclusion" over "As Is | January 1, 2018 | $7,500,000"): one record, a
+  // pair per column, so the sentence that introduces it ("… concluded as follows:") keeps its
+  // answer beside it. A piece of a wider table ("Condition | Good | Good") repeats its cells.
+  if (
+    run.rows.length === 2 &&
+    labels &&
+    values &&
+    labels.length >= 3 &&
+    new Set(labels.map((l) => l.toLowerCase())).size === labels.length &&
+    labels.every((l) => labelLike(l) && /^\p{Lu}/u.test(l)) &&
+    values.some((v) => /\d/.test(v)) &&
+    values.every((v) => v !== '')
+  )
+    return labels.map((l, c) => `${cleanLabel(l)}: ${values[c] as string}`);
   const width = run.rows[0]?.length ?? 0;
   if (width >= 4 && width % 2 === 0) return pairedColumns(run.rows, emph, caps);
   if (run.rows.some((r) => r.length !== 2 || r[0] === '' || r[1] === '')) return null;
@@ -791,7 +828,14 @@ function pairedColumns(
   if (headerSetApart(emph, caps)) return null;
   const labels: string[] = [];
   const valuesByPair: Set<string>[] = [];
+  // A row of a label and one value set further right ("MVS Sec/Page | | | 15/17") under the
+  // pairs: a pair of its own.
+  const single = (r: readonly string[]): boolean =>
+    r[0] !== '' && r[1] === '' && r.filter((c) => c !== '').length === 2;
+  let paired = 0;
   for (const r of rows) {
+    if (paired >= 2 && single(r)) continue;
+    paired++;
     for (let c = 0; c < width; c += 2) {
       const label = r[c] as string;
       const value = r[c + 1] as string;
@@ -810,8 +854,11 @@ function pairedColumns(
     others.some((o) => [...o].some((v) => first.has(v)));
   if (!colons && !shared) return null;
   const out: string[] = [];
-  for (const r of rows)
+  rows.forEach((r, k) => {
+    if (k >= 2 && single(r))
+      return out.push(`${cleanLabel(r[0] as string)}: ${r.slice(1).find((c) => c !== '')}`);
     for (let c = 0; c < width; c += 2)
       if (r[c] !== '') out.push(`${cleanLabel(r[c] as string)}: ${r[c + 1] as string}`);
+  });
   return out;
 }
