@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   isPageNumber,
   removeContentsEntries,
+  removeRepeatedTitles,
+  removeRuleLines,
   removeRunningLines,
 } from '../src/parse/pdf/furniture.js';
 import type { Line } from '../src/parse/pdf/lines.js';
@@ -139,6 +141,58 @@ describe('page furniture', () => {
       'TABLE OF CONTENTS',
       '5.1 External Envelope Survey',
       'The slab was poured in 1985... and is level.',
+    ]);
+  });
+
+  it('drops rules drawn as text, whole lines and cells of a line', () => {
+    const signature: Line = {
+      ...line(1, 300, 'Signature: ____________'),
+      segments: [
+        { x: 50, end: 110, text: 'Signature:' },
+        { x: 200, end: 400, text: '____________' },
+      ],
+    };
+    const kept = removeRuleLines([
+      line(1, 800, '_______________________________'),
+      line(1, 700, 'Photographs of the Property'),
+      line(1, 500, '- - - - - - -'),
+      signature,
+      line(1, 200, 'Built in 1951 - renovated in 1994'),
+    ]);
+    expect(kept.map((l) => l.text)).toEqual([
+      'Photographs of the Property',
+      'Signature:',
+      'Built in 1951 - renovated in 1994',
+    ]);
+  });
+
+  it("says a section's title printed again at the top of each of its pages once, and keeps other top lines", () => {
+    const pages = [
+      [line(1, 800, 'Photographs of the Property'), line(1, 400, '1) Front of the building.')],
+      [line(2, 800, 'Photographs of the Property'), line(2, 400, '3) Reception area.')],
+      [line(3, 800, 'Photographs of the Property'), line(3, 400, '5) Break room.')],
+      [line(4, 800, 'Improved Sales Data'), line(4, 400, 'Sale 1 is the older sale.')],
+      // A heading that follows the page's own first line is not the page's title.
+      [line(5, 800, 'PLUMBING'), line(5, 780, 'Description'), line(5, 400, 'Copper supply.')],
+      [line(6, 800, 'INTERIOR'), line(6, 780, 'Description'), line(6, 400, 'Carpet floors.')],
+      // A long line in capitals is read in linear time (a pattern of codes once backtracked
+      // on it for minutes).
+      [line(7, 800, 'THE HOMETEAM INSPECTION SERVICE GENERIC SAMPLE HOME INSPECTION REPORT 2024')],
+      // A reading that happens to repeat is no title.
+      [line(8, 800, 'Hotspot : 27.3 °C'), line(8, 400, 'Image one.')],
+      [line(9, 800, 'Hotspot : 27.3 °C'), line(9, 400, 'Image two.')],
+    ];
+    const kept = removeRepeatedTitles(pages, Array(9).fill(842)).map((p) => p.map((l) => l.text));
+    expect(kept).toEqual([
+      ['Photographs of the Property', '1) Front of the building.'],
+      ['3) Reception area.'],
+      ['5) Break room.'],
+      ['Improved Sales Data', 'Sale 1 is the older sale.'],
+      ['PLUMBING', 'Description', 'Copper supply.'],
+      ['INTERIOR', 'Description', 'Carpet floors.'],
+      ['THE HOMETEAM INSPECTION SERVICE GENERIC SAMPLE HOME INSPECTION REPORT 2024'],
+      ['Hotspot : 27.3 °C', 'Image one.'],
+      ['Hotspot : 27.3 °C', 'Image two.'],
     ]);
   });
 });

@@ -118,7 +118,8 @@ function withoutSegments(line: Line, drop: (i: number) => boolean): Line | null 
 
 /** Whether a segment's text is only column codes ("S R C NP NI NO"): a rating grid's header, never a sidebar. */
 function codesOnly(text: string): boolean {
-  return /^(?:[A-Z]{1,3}\s*)+$/.test(text) || text.length <= 2;
+  // Capitals and spaces, as /^(?:[A-Z]{1,3}\s*)+$/ says it without its backtracking.
+  return /^[A-Z][A-Z\s]*$/.test(text) || text.length <= 2;
 }
 
 /**
@@ -186,4 +187,45 @@ const CONTENTS_ENTRY = /(?:\.\s?){4,}\s*\d{1,4}$|…{2,}\s*\d{1,4}$/;
  */
 export function removeContentsEntries(lines: Line[]): Line[] {
   return lines.filter((l) => !CONTENTS_ENTRY.test(l.text.trim()));
+}
+
+/** A line drawn with characters: underscores, dashes or equals signs and nothing else. */
+const RULE = /^[_=‒–—―─━-]{5,}$/u;
+
+/**
+ * Rules drawn as text ("_____" under a letterhead or over a photo page): they say nothing, and
+ * as markdown they are a run of escaped marks in every chunk of the page. A cell that is a rule
+ * goes from its line, a line that is one goes. Pure.
+ */
+export function removeRuleLines(lines: Line[]): Line[] {
+  const rule = (text: string): boolean => RULE.test(text.replace(/\s+/g, ''));
+  return lines.flatMap((l) => {
+    if (rule(l.text)) return [];
+    const kept = withoutSegments(l, (k) => rule((l.segments[k] as Line['segments'][number]).text));
+    return kept ? [kept] : [];
+  });
+}
+
+/**
+ * A section's title printed again at the top of each of its pages ("Photographs of the
+ * Property" over every page of photos, "Site Analysis" over each page of the analysis): said
+ * once, where the section starts. A page's first line, of one cell, that is the first line of
+ * the page before goes; a table's column header (several cells, or codes) stays.
+ */
+export function removeRepeatedTitles(pages: Line[][], heights: number[]): Line[][] {
+  const titleOf = (lines: readonly Line[], h: number): string | null => {
+    const top = lines.reduce<Line | null>((t, l) => (t === null || l.y > t.y ? l : t), null);
+    if (!top || top.y <= h * 0.85 || top.segments.length !== 1 || codesOnly(top.text)) return null;
+    const text = top.text.replace(/\s+/g, ' ').trim().toLowerCase();
+    // A title is words: a line with a figure or a colon is a reading ("Hotspot : 27.3 °C").
+    if (text.replace(/[^\p{L}]/gu, '').length < 6 || /[\d:]|[.;,]$/.test(text)) return null;
+    return text.split(' ').length <= 8 ? text : null;
+  };
+  const titles = pages.map((lines, i) => titleOf(lines, heights[i] ?? 842));
+  return pages.map((lines, i) => {
+    const title = titles[i];
+    if (i === 0 || title === null || title !== titles[i - 1]) return lines;
+    const top = Math.max(...lines.map((l) => l.y));
+    return lines.filter((l) => l.y !== top);
+  });
 }

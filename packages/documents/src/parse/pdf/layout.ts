@@ -1,6 +1,12 @@
 import type { RawFigure, RawSection, RawTable } from '../sections.js';
 import { escapeMarkdown, padRows, rowsToMarkdown } from '../text.js';
-import { removeContentsEntries, removePageFurniture, removeRunningLines } from './furniture.js';
+import {
+  removeContentsEntries,
+  removePageFurniture,
+  removeRepeatedTitles,
+  removeRuleLines,
+  removeRunningLines,
+} from './furniture.js';
 import { fontHeadings, outlineMarks } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
 import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, round } from './lines.js';
@@ -277,12 +283,15 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
   const heights = pages.map((p) => p.height);
   const lines = mergeOffsetRows(
     removeContentsEntries(
-      removeRunningLines(
-        removePageFurniture(
-          perPage,
+      removeRepeatedTitles(
+        removeRunningLines(
+          removePageFurniture(
+            perPage,
+            heights,
+            pages.map((p) => p.width ?? 612),
+          ),
           heights,
-          pages.map((p) => p.width ?? 612),
-        ),
+        ).map(removeRuleLines),
         heights,
       ).flat(),
     ),
