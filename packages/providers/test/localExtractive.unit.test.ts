@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   LocalExtractiveModel,
   cleanText,
+  definedAcronyms,
   factsOf,
   focusTerms,
   labelPairs,
@@ -961,5 +962,45 @@ describe('local answerer: word families, lists, places, counts and times', () =>
       'What is the rear yard setback?',
     );
     expect(answer.split('\n')[0]).toContain('35 ft');
+  });
+
+  it('reads an acronym the report defines as the words it stands for', () => {
+    expect(
+      definedAcronyms(
+        'divide the NOI by an overall capitalization rate (OAR) to derive a value; net operating income (NOI); the Appraisal Institute (AI); Texas (TX)',
+      ),
+    ).toEqual(
+      new Map([
+        ['oar', ['overall', 'capitalization', 'rate']],
+        ['noi', ['net', 'operating', 'income']],
+        ['ai', ['appraisal', 'institute']],
+      ]),
+    );
+    const answer = localAnswer(
+      [
+        {
+          ref: 'C1',
+          title: 'Income Approach',
+          citation: 'Appraisal.pdf p. 15',
+          text:
+            'The next step is to divide the NOI by an overall capitalization rate (OAR) to derive an overall value.\n\n' +
+            'The sales indicated a range of OARs from 7.9% to 10.8%. Based on these indications, an OAR of 9.2% was chosen for the subject.',
+        },
+      ],
+      'What capitalization rate was chosen?',
+    );
+    expect(answer.split('\n')[0]).toContain('9.2%');
+  });
+
+  it('keeps a word that says which one with its label: "Effective Age" is one label', () => {
+    expect(labelPairs('Effective Age: 30 YRS')).toEqual({
+      subject: null,
+      pairs: ['Effective Age: 30 YRS'],
+    });
+    // A thing's name before a label of its kind is still its subject.
+    expect(labelPairs('Water Heater Age: 11 years')).toEqual({
+      subject: 'Water Heater',
+      pairs: ['Age: 11 years'],
+    });
   });
 });

@@ -333,6 +333,9 @@ const DETAIL_LABEL =
 /** Words that label alone in findings and grids: a label run stops at them. */
 const SINGLE_LABEL =
   /^(task|location|time|condition|implications?(\(s\))?|cost|notes?|comments?|observations?|recommendations?|type|material|age|size|rating|model|brand|make|style|status)$/i;
+/** Words that say which of a label's kind is meant: "Effective Age", "Total Cost", "Gross Size". */
+const LABEL_MODIFIER =
+  /^(effective|actual|total|remaining|average|approximate|estimated|gross|net|overall|economic|chronological|apparent|minimum|maximum|current|original|typical)$/i;
 
 /**
  * A label alone on its line, its text on the lines below: "Observations:" then "Metal. 8 years
@@ -417,7 +420,8 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
           /[.:;]$/.test(before)
         )
           break;
-        if (SINGLE_LABEL.test(w) && !joined) break;
+        // …but "Effective Age", "Total Size": a word that says which one is of the label.
+        if (SINGLE_LABEL.test(w) && !joined && !LABEL_MODIFIER.test(before)) break;
       } else if (/\p{L}/u.test(w)) {
         if (first >= 0 && !lower && /^(and|of|&)$/i.test(w)) continue;
         if (first >= 0) break;
@@ -897,7 +901,19 @@ function droppedE(a: string, b: string): boolean {
  * quality index", "GFCI" says "ground fault circuit interrupter" when they are asked in that
  * order. An acronym is written in capitals ("Ltd" is no "long take delivered"). Pure.
  */
-function withAcronyms(words: Set<string>, text: string, terms: readonly string[]): Set<string> {
+function withAcronyms(
+  words: Set<string>,
+  text: string,
+  terms: readonly string[],
+  defined: ReadonlyMap<string, readonly string[]> = new Map(),
+): Set<string> {
+  // One the report defines ("overall capitalization rate (OAR)"): the words of its long form
+  // that are asked, two of them at least.
+  for (const [acronym, long] of defined) {
+    if (!words.has(acronym) || !new RegExp(`\\b${acronym.toUpperCase()}s?\\b`).test(text)) continue;
+    const asked = terms.filter((t) => long.some((w) => sameWord(t, w)));
+    if (asked.length >= 2) for (const t of asked) words.add(t);
+  }
   for (let n = 3; n <= 4; n++) {
     for (let i = 0; i + n <= terms.length; i++) {
       const run = terms.slice(i, i + n);
@@ -908,6 +924,41 @@ function withAcronyms(words: Set<string>, text: string, terms: readonly string[]
     }
   }
   return words;
+}
+
+/**
+ * The acronyms a text defines, each with the words it stands for: "net operating income (NOI)",
+ * "overall capitalization rate (OAR)". The long form is found as Schwartz and Hearst's algorithm
+ * finds it (PSB 2003): the shortest run of words before the parenthesis in which the acronym's
+ * letters appear in order, the first at the start of a word. Pure.
+ */
+export function definedAcronyms(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(
+    /((?:[\p{L}-]+\s+){0,11}[\p{L}-]+)\s*\(\s*(\p{Lu}{2,6})s?\s*\)/gu,
+  )) {
+    const acronym = m[2]!.toLowerCase();
+    const words = m[1]!.split(/\s+/);
+    const candidate = words.slice(-Math.min(acronym.length + 5, acronym.length * 2)).join(' ');
+    const long = longForm(acronym, candidate.toLowerCase());
+    if (long) out.set(acronym, foldWords(long));
+  }
+  return out;
+}
+
+function longForm(short: string, long: string): string | null {
+  const alnum = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  let l = long.length - 1;
+  for (let k = short.length - 1; k >= 0; k--) {
+    const c = short[k]!;
+    while (l >= 0 && (long[l] !== c || (k === 0 && alnum(long[l - 1])))) l--;
+    if (l < 0) return null;
+    l--;
+  }
+  const form = long.slice(long.lastIndexOf(' ', l) + 1);
+  // As many words as letters at most, and more than one.
+  const n = form.split(' ').length;
+  return n >= 2 && n <= short.length ? form : null;
 }
 
 /**
@@ -1234,8 +1285,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const ratingAnswers = CONDITION_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
+  const defined = definedAcronyms(documents.map((d) => d.text).join('\n'));
   const ownWords = facts.map((f) =>
-    withSignWords(withAcronyms(new Set(foldWords(f.text)), f.text, terms), f.text),
+    withSignWords(withAcronyms(new Set(foldWords(f.text)), f.text, terms, defined), f.text),
   );
   // A figure answers a score ("Texas West: 8.9"), an amount of money a price; the words' rarity
   // stays that of the words written.
