@@ -22,6 +22,11 @@ function section(doc: ParsedDocument, name: string): ParsedDocument['sections'][
   return found;
 }
 
+/** A text item of pdf.js at (x, y), in a font `size` points high, its glyphs half as wide. */
+function rawItem(str: string, x: number, y: number, size = 10): RawTextItem {
+  return { str, transform: [size, 0, 0, size, x, y], width: str.length * size * 0.5, height: size };
+}
+
 function paragraphs(markdown: string): string[] {
   return markdown.split(/\n{2,}/).map((p) => p.replace(/\\/g, '').trim());
 }
@@ -131,12 +136,7 @@ describe('PDF layouts of inspection reports', () => {
 });
 
 describe('PDF layout analysis: rated rows without a header line', () => {
-  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
-    str,
-    transform: [size, 0, 0, size, x, y],
-    width: str.length * size * 0.5,
-    height: size,
-  });
+  const item = rawItem;
   const rows = (list: [string, string][], y: number): RawTextItem[] =>
     list.flatMap(([name, codes], k) => [item(name, 56, y - k * 30), item(codes, 480, y - k * 30)]);
 
@@ -194,12 +194,7 @@ describe('PDF layout analysis: rated rows without a header line', () => {
 });
 
 describe('PDF layout analysis: appraisal charts and accounts', () => {
-  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
-    str,
-    transform: [size, 0, 0, size, x, y],
-    width: str.length * size * 0.5,
-    height: size,
-  });
+  const item = rawItem;
 
   it('reads a grade in words ("Good Avg. Fair Poor") marked for each component, with its description', () => {
     const components: [string, string, number, string?][] = [
@@ -366,12 +361,7 @@ describe('PDF layout analysis: appraisal charts and accounts', () => {
 });
 
 describe('PDF layout analysis: cells wrapped over several lines', () => {
-  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
-    str,
-    transform: [size, 0, 0, size, x, y],
-    width: str.length * size * 0.5,
-    height: size,
-  });
+  const item = rawItem;
   /** A row of cells at `y`, each at its column's `x` (every 170 points unless given). */
   const row = (
     cells: string[],
@@ -460,12 +450,7 @@ describe('PDF layout analysis: cells wrapped over several lines', () => {
 });
 
 describe('PDF layout analysis: sidebars', () => {
-  const item = (str: string, x: number, y: number, size = 10): RawTextItem => ({
-    str,
-    transform: [size, 0, 0, size, x, y],
-    width: str.length * size * 0.5,
-    height: size,
-  });
+  const item = rawItem;
 
   it('drops a word printed at the same place beside the body on every page, not a value repeated down a column', () => {
     const pages = [0, 1, 2].map((p) => ({
