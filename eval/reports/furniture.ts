@@ -1,7 +1,7 @@
 /**
  * Page furniture left in chunks (issue 11's target "no page furniture in any chunk"): a chunk
  * line that is a line running on at least half the pages of its PDF (at least 3; a long line of
- * a long PDF, on a third), as `pdftotext` reads them — a running header or footer, a
+ * a long PDF, at the top or bottom of a third), as `pdftotext` reads them — a running header or footer, a
  * letterhead, a sidebar — or a "Page N of M" (also in roman numerals) anywhere. Photo captions ("Photograph 12") repeat with other numbers on many pages and are
  * content, not furniture, and so is a label alone on its line ("Observations:"), which an
  * inspection app repeats under every item. A running text quoted inside a sentence is not counted.
@@ -18,29 +18,30 @@ const LABEL = /^[\p{L} ]{3,40}:$/u;
 
 /**
  * The lines that run on at least half the pages (and at least 3) of a document, or, long ones
- * (20 letters or more) of a document of 12 pages or more, on a third (and at least 4). Pure.
+ * (20 letters or more) of a document of 12 pages or more, among the first or last two lines of
+ * a third of its pages (and at least 4). Pure.
  */
 export function runningLines(pages: readonly string[]): Set<string> {
   const seen = new Map<string, number>();
+  const atEdge = new Map<string, number>();
   for (const page of pages) {
-    const keys = new Set(
-      page
-        .split('\n')
-        .map(lineKey)
-        .filter((k) => k.replace(/[#\W_]/g, '').length >= 8),
-    );
-    for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+    const lines = page
+      .split('\n')
+      .map(lineKey)
+      .filter((k) => k.replace(/[#\W_]/g, '').length >= 8);
+    for (const k of new Set(lines)) seen.set(k, (seen.get(k) ?? 0) + 1);
+    for (const k of new Set([...lines.slice(0, 2), ...lines.slice(-2)]))
+      atEdge.set(k, (atEdge.get(k) ?? 0) + 1);
   }
   const min = Math.max(3, Math.ceil(pages.length / 2));
-  // A long line (a report's name and address) on a third of a long document's pages runs too:
-  // appendices of photos and copies often print without it.
+  // A long line (a report's name and address) at the top or bottom of a third of a long
+  // document's pages runs too: appendices of photos and copies often print without it.
   const third = Math.max(4, Math.ceil(pages.length / 3));
-  const needed = (k: string): number =>
-    pages.length >= 12 && k.replace(/[^a-z]/g, '').length >= 20 ? Math.min(min, third) : min;
+  const long = (k: string): boolean => pages.length >= 12 && k.replace(/[^a-z]/g, '').length >= 20;
+  const runs = (k: string, n: number): boolean =>
+    n >= min || (long(k) && (atEdge.get(k) ?? 0) >= third);
   return new Set(
-    [...seen]
-      .filter(([k, n]) => n >= needed(k) && !CAPTION.test(k) && !LABEL.test(k))
-      .map(([k]) => k),
+    [...seen].filter(([k, n]) => runs(k, n) && !CAPTION.test(k) && !LABEL.test(k)).map(([k]) => k),
   );
 }
 
