@@ -19,27 +19,36 @@ const LABEL = /^[\p{L} ]{3,40}:$/u;
 /**
  * The lines that run on at least half the pages (and at least 3) of a document, or, long ones
  * (20 letters or more) of a document of 12 pages or more, among the first or last two lines of
- * a third of its pages (and at least 4). Pure.
+ * a third of its pages (and at least 4), three of them in a row. Pure.
  */
 export function runningLines(pages: readonly string[]): Set<string> {
   const seen = new Map<string, number>();
   const atEdge = new Map<string, number>();
-  for (const page of pages) {
+  // The longest run of pages in a row each line is at the edge of.
+  const last = new Map<string, number>();
+  const current = new Map<string, number>();
+  const longest = new Map<string, number>();
+  pages.forEach((page, i) => {
     const lines = page
       .split('\n')
       .map(lineKey)
       .filter((k) => k.replace(/[#\W_]/g, '').length >= 8);
     for (const k of new Set(lines)) seen.set(k, (seen.get(k) ?? 0) + 1);
-    for (const k of new Set([...lines.slice(0, 2), ...lines.slice(-2)]))
+    for (const k of new Set([...lines.slice(0, 2), ...lines.slice(-2)])) {
       atEdge.set(k, (atEdge.get(k) ?? 0) + 1);
-  }
+      const run = last.get(k) === i - 1 ? (current.get(k) ?? 0) + 1 : 1;
+      current.set(k, run);
+      last.set(k, i);
+      longest.set(k, Math.max(longest.get(k) ?? 0, run));
+    }
+  });
   const min = Math.max(3, Math.ceil(pages.length / 2));
   // A long line (a report's name and address) at the top or bottom of a third of a long
   // document's pages runs too: appendices of photos and copies often print without it.
   const third = Math.max(4, Math.ceil(pages.length / 3));
   const long = (k: string): boolean => pages.length >= 12 && k.replace(/[^a-z]/g, '').length >= 20;
   const runs = (k: string, n: number): boolean =>
-    n >= min || (long(k) && (atEdge.get(k) ?? 0) >= third);
+    n >= min || (long(k) && (atEdge.get(k) ?? 0) >= third && (longest.get(k) ?? 0) >= 3);
   return new Set(
     [...seen].filter(([k, n]) => runs(k, n) && !CAPTION.test(k) && !LABEL.test(k)).map(([k]) => k),
   );

@@ -50,6 +50,15 @@ describe('page furniture', () => {
     );
     // A section's title over its 8 pages of photos is no running header of the report.
     expect(kept[12]).toEqual(['Photographs of the Property', 'Body of page 13']);
+    // Nor is a long title that starts every other page (one analysis per property).
+    const alternate = Array.from({ length: 30 }, (_, i) => [
+      ...(i % 3 === 0 ? [line(i + 1, 800, 'SWOT Analysis (Investor-Focused)')] : []),
+      line(i + 1, 400, `Body of page ${i + 1}`),
+    ]);
+    expect(removeRunningLines(alternate, Array(30).fill(842))[0]!.map((l) => l.text)).toEqual([
+      'SWOT Analysis (Investor-Focused)',
+      'Body of page 1',
+    ]);
     // Nor is a short line on a third of the pages.
     const short = Array.from({ length: 30 }, (_, i) => [
       ...(i < 10 ? [line(i + 1, 800, 'Site Analysis')] : []),

@@ -40,6 +40,9 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
   };
   const counts = new Map<string, number>();
   const segmentCounts = new Map<string, number>();
+  const last = new Map<string, number>();
+  const current = new Map<string, number>();
+  const longest = new Map<string, number>();
   pages.forEach((lines, i) => {
     const h = heights[i] ?? 842;
     const seen = new Set<string>();
@@ -49,16 +52,26 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
       if (k) seen.add(k);
       for (const sk of segmentKeys(l, h)) seenSegments.add(sk);
     }
-    for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
+    for (const k of seen) {
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+      // The longest run of pages in a row it is on.
+      const run = last.get(k) === i - 1 ? (current.get(k) ?? 0) + 1 : 1;
+      current.set(k, run);
+      last.set(k, i);
+      longest.set(k, Math.max(longest.get(k) ?? 0, run));
+    }
     for (const k of seenSegments) segmentCounts.set(k, (segmentCounts.get(k) ?? 0) + 1);
   });
   const threshold = repeatThreshold(pages.length);
   const numbered = (k: string): boolean => /page\W{0,2}#/.test(k);
   // A long line (a report's own name and address over a rule) that runs on a third of a long
-  // document's pages is its header too, when appendices of photos and copies print without it;
-  // a section's title repeated over its own pages runs on fewer.
+  // document's pages, three of them in a row at least, is its header too, when appendices of
+  // photos and copies print without it; a section's title repeated over its own pages runs on
+  // fewer, and a title that starts every other page (one analysis per property) in no row.
   const long = (k: string): boolean =>
-    pages.length >= 12 && k.slice(k.indexOf('|') + 1).replace(/[^a-z]/g, '').length >= 20;
+    pages.length >= 12 &&
+    (longest.get(k) ?? 0) >= 3 &&
+    k.slice(k.indexOf('|') + 1).replace(/[^a-z]/g, '').length >= 20;
   const needed = (k: string): number =>
     numbered(k)
       ? 2
