@@ -934,12 +934,17 @@ function withAcronyms(
  */
 export function definedAcronyms(text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const m of text.matchAll(
-    /((?:[\p{L}-]+\s+){0,11}[\p{L}-]+)\s*\(\s*(\p{Lu}{2,6})s?\s*\)/gu,
-  )) {
-    const acronym = m[2]!.toLowerCase();
-    const words = m[1]!.split(/\s+/);
-    const candidate = words.slice(-Math.min(acronym.length + 5, acronym.length * 2)).join(' ');
+  // Each "(ABC)" first, then the words before it: one pass over the text.
+  for (const m of text.matchAll(/\(\s*(\p{Lu}{2,6})s?\s*\)/gu)) {
+    const acronym = m[1]!.toLowerCase();
+    const words = text
+      .slice(Math.max(0, m.index - 160), m.index)
+      .split(/\s+/)
+      .filter((w) => w !== '');
+    const run: string[] = [];
+    for (let k = words.length - 1; k >= 0 && /^[\p{L}-]+$/u.test(words[k]!); k--)
+      run.unshift(words[k]!);
+    const candidate = run.slice(-Math.min(acronym.length + 5, acronym.length * 2)).join(' ');
     const long = longForm(acronym, candidate.toLowerCase());
     if (long) out.set(acronym, foldWords(long));
   }
