@@ -226,19 +226,18 @@ export function removeRuleLines(lines: Line[]): Line[] {
  * the page before goes; a table's column header (several cells, or codes) stays.
  */
 export function removeRepeatedTitles(pages: Line[][], heights: number[]): Line[][] {
-  const titleOf = (lines: readonly Line[], h: number): string | null => {
+  const titleOf = (lines: readonly Line[], h: number): { text: string; y: number } | null => {
     const top = lines.reduce<Line | null>((t, l) => (t === null || l.y > t.y ? l : t), null);
     if (!top || top.y <= h * 0.85 || top.segments.length !== 1 || codesOnly(top.text)) return null;
     const text = top.text.replace(/\s+/g, ' ').trim().toLowerCase();
     // A title is words: a line with a figure or a colon is a reading ("Hotspot : 27.3 °C").
     if (text.replace(/[^\p{L}]/gu, '').length < 6 || /[\d:]|[.;,]$/.test(text)) return null;
-    return text.split(' ').length <= 8 ? text : null;
+    return text.split(' ').length <= 8 ? { text, y: top.y } : null;
   };
   const titles = pages.map((lines, i) => titleOf(lines, heights[i] ?? 842));
   return pages.map((lines, i) => {
     const title = titles[i];
-    if (i === 0 || title === null || title !== titles[i - 1]) return lines;
-    const top = Math.max(...lines.map((l) => l.y));
-    return lines.filter((l) => l.y !== top);
+    if (i === 0 || !title || title.text !== titles[i - 1]?.text) return lines;
+    return lines.filter((l) => l.y !== title.y);
   });
 }
