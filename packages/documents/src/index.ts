@@ -29,7 +29,13 @@ export {
   probeImage,
 } from './images/image.js';
 export type { FigureImage, ImageInfo, Thumbnail } from './images/image.js';
-export { GARBLED_SHARE, SCAN_MAX_CHARS, judgeTextLayer, markdownBlocks } from './parse/ocrText.js';
+export {
+  GARBLED_SHARE,
+  SCAN_MAX_CHARS,
+  SHIFTED_SHARE,
+  judgeTextLayer,
+  markdownBlocks,
+} from './parse/ocrText.js';
 export type { MarkdownBlock, TextLayerVerdict } from './parse/ocrText.js';
 export { resolveMhtmlReference } from './parse/mhtml.js';
 export type { MhtmlPart } from './parse/mhtml.js';

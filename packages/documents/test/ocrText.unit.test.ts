@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GARBLED_SHARE, SCAN_MAX_CHARS, judgeTextLayer, markdownBlocks } from '../src/index.js';
+import {
+  GARBLED_SHARE,
+  SCAN_MAX_CHARS,
+  SHIFTED_SHARE,
+  judgeTextLayer,
+  markdownBlocks,
+} from '../src/index.js';
 
 describe('the usable text layer rule', () => {
   it('uses a page with ordinary text', () => {
@@ -20,6 +26,18 @@ describe('the usable text layer rule', () => {
     expect(verdict).toMatchObject({ usable: false, reason: 'garbled' });
     expect(verdict.unmappable / verdict.chars).toBeGreaterThanOrEqual(GARBLED_SHARE);
     expect(judgeTextLayer('Façade: 20 m² at £425,000 \ufffd', false).usable).toBe(true);
+  });
+
+  it(`sends a page to OCR when ${SHIFTED_SHARE * 100}% or more of 40 characters are symbols of a shifted font`, () => {
+    // A county's tax page printed with a font whose codes are glyph numbers shifted into ASCII.
+    const shifted =
+      '<./;6.=ÿ-814.>ÿ@ABCDÿECFCGHIJCKLÿGGM N6OÿP0Q4>ÿMRSTUV W40P0Q4>ÿXYZXUVSZV[ZYZXVZRSZXXXX';
+    expect(judgeTextLayer(shifted, false)).toMatchObject({ usable: false, reason: 'garbled' });
+    // Prose with a few such symbols, and a short line of them, are read as they are.
+    const prose =
+      'Site Improvements: 66,832 sf @ $4.15 psf = $277,353 (see [1]); the yard is <5% of the site.';
+    expect(judgeTextLayer(prose, false).usable).toBe(true);
+    expect(judgeTextLayer('<= 10 m> @ 3', false).usable).toBe(true);
   });
 
   it(`treats a page that draws an image and has under ${SCAN_MAX_CHARS} characters as a scan`, () => {

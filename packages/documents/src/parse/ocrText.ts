@@ -14,6 +14,15 @@ export const SCAN_MAX_CHARS = 16;
  */
 const UNMAPPABLE = /[\uFFFD\p{Co}\p{Cn}\p{Cc}]/u;
 
+/**
+ * Symbols prose hardly uses, which a font whose codes are its glyph numbers shifted into ASCII
+ * ("<./;6.=ÿ-814.>ÿ@ABCD") prints in great number: a page of 40 characters or more with
+ * {@link SHIFTED_SHARE} of them or more has no words to read.
+ */
+const SHIFTED = /[<=>@[\]\\^`{|}~\u00FF]/u;
+export const SHIFTED_SHARE = 0.12;
+const SHIFTED_MIN_CHARS = 40;
+
 export interface TextLayerVerdict {
   /** Non-whitespace characters on the page. */
   chars: number;
@@ -26,20 +35,26 @@ export interface TextLayerVerdict {
 /**
  * Whether a page's text layer can be used as it is, or the page must be OCR'd:
  * - `empty`: no visible character at all;
- * - `garbled`: at least {@link GARBLED_SHARE} of the visible characters are unmappable;
+ * - `garbled`: at least {@link GARBLED_SHARE} of the visible characters are unmappable, or at
+ *   least {@link SHIFTED_SHARE} of 40 or more are symbols of a font shifted into ASCII;
  * - `scan`: the page draws an image and has fewer than {@link SCAN_MAX_CHARS} visible
  *   characters (a scanned page with a stamped page number or a stray OCR'd word).
  */
 export function judgeTextLayer(text: string, drawsImage: boolean): TextLayerVerdict {
   let chars = 0;
   let unmappable = 0;
+  let shifted = 0;
   for (const ch of text) {
     if (/\s/u.test(ch)) continue;
     chars++;
     if (UNMAPPABLE.test(ch)) unmappable++;
+    else if (SHIFTED.test(ch)) shifted++;
   }
   if (chars === 0) return { chars, unmappable, usable: false, reason: 'empty' };
-  if (unmappable / chars >= GARBLED_SHARE)
+  if (
+    unmappable / chars >= GARBLED_SHARE ||
+    (chars >= SHIFTED_MIN_CHARS && shifted / chars >= SHIFTED_SHARE)
+  )
     return { chars, unmappable, usable: false, reason: 'garbled' };
   if (drawsImage && chars < SCAN_MAX_CHARS)
     return { chars, unmappable, usable: false, reason: 'scan' };
