@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fontHeadings, labelValuePairs, pageBodySizes } from '../src/parse/pdf/headings.js';
+import {
+  fontHeadings,
+  labelValuePairs,
+  pageBodySizes,
+  refineOutline,
+} from '../src/parse/pdf/headings.js';
+import type { HeadingMark } from '../src/parse/pdf/headings.js';
 import { buildLine } from '../src/parse/pdf/lines.js';
 import type { Line } from '../src/parse/pdf/lines.js';
 
@@ -103,6 +109,83 @@ describe('headings by font size', () => {
       line('The panel is labelled and its breakers are sized for their wires.', 10, 704),
     ];
     expect(fontHeadings(lines, 10, new Set(), 'body').map((h) => h.name)).toEqual(['Electrical']);
+  });
+
+  it('find titles in capitals centred over the body where the addenda have larger titles', () => {
+    // Centred on a page 612 wide.
+    const centred = (text: string, y: number, page: number, font = 'bold'): Line => {
+      const width = text.length * 5;
+      return { ...line(text, 10, y, page, font), x: 306 - width / 2, end: 306 + width / 2 };
+    };
+    const prose = 'The site is level and at street grade, with no distinguishing features.';
+    const lines = [
+      centred('SITE ANALYSIS', 700, 1),
+      // A subheading of its own face under it, then body after a blank line.
+      line('Description of Subject Site:', 10, 672, 1, 'bold'),
+      line(prose, 10, 640, 1),
+      // Bold capitals at the left margin, and centred capitals in the body's face: no titles.
+      line('HAZARDOUS MATERIALS', 10, 610, 1, 'bold'),
+      line(prose, 10, 597, 1),
+      centred('NOTE TO READER', 580, 1, 'body'),
+      line(prose, 10, 567, 1),
+      // A title set over three lines is one.
+      centred('CORRELATION ANALYSIS', 700, 2),
+      centred('AND', 688, 2),
+      centred('FINAL VALUE ESTIMATE', 676, 2),
+      line(prose, 10, 640, 2),
+      line(prose, 10, 627, 2),
+      // The addenda's titles are larger.
+      line('Subject Property Photos', 16, 700, 3),
+      line(prose, 10, 670, 3),
+    ];
+    expect(
+      fontHeadings(lines, 10, new Set(), 'body', [612, 612, 612]).map((h) => [h.name, h.level]),
+    ).toEqual([
+      ['SITE ANALYSIS', 2],
+      ['CORRELATION ANALYSIS AND FINAL VALUE ESTIMATE', 2],
+      ['Subject Property Photos', 1],
+    ]);
+  });
+});
+
+describe('an outline refined by the headings of its type', () => {
+  // Two pages of lines each, pages 1 to 12.
+  const lines = Array.from({ length: 24 }, (_, i) =>
+    line(`Line ${i}`, 10, 700, Math.floor(i / 2) + 1),
+  );
+  const mark = (at: number, span: number, name: string, level: number): HeadingMark => ({
+    at,
+    span,
+    name,
+    level,
+    page: (lines[at] as Line).page,
+  });
+  const font = [mark(4, 1, 'SITE ANALYSIS', 3), mark(8, 1, 'TAXES', 3), mark(20, 1, 'Photos', 2)];
+
+  it('puts the headings of a long entry named after a merged file beside it, at its level', () => {
+    // "Combined Appraisal-1" is printed nowhere (span 0) and runs over pages 2 to 10.
+    const outline = [
+      mark(0, 1, 'Cover Page', 1),
+      mark(2, 0, 'Combined Appraisal-1', 1),
+      mark(20, 0, 'Addenda', 1),
+    ];
+    expect(refineOutline(lines, outline, font).map((m) => [m.name, m.level])).toEqual([
+      ['Cover Page', 1],
+      ['Combined Appraisal-1', 1],
+      ['SITE ANALYSIS', 1],
+      ['TAXES', 1],
+      ['Addenda', 1],
+    ]);
+  });
+
+  it('nests them under a long entry whose title is printed, and leaves short entries alone', () => {
+    const outline = [mark(0, 1, 'Report', 1), mark(18, 1, 'Addenda', 1)];
+    expect(refineOutline(lines, outline, font).map((m) => [m.name, m.level])).toEqual([
+      ['Report', 1],
+      ['SITE ANALYSIS', 2],
+      ['TAXES', 2],
+      ['Addenda', 1],
+    ]);
   });
 });
 

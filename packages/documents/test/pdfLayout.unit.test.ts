@@ -233,6 +233,91 @@ describe('PDF layout analysis: appraisal charts and accounts', () => {
     expect(lines).toContain('Furnishings: Personal property excluded (N/A)');
   });
 
+  it('reads a worked sum set in columns of operators as each line’s label and figure', () => {
+    // Label, operator, figure, the sum's operators set apart and one figure printed as "= $…".
+    const rows: [string, string, string, number][] = [
+      ['Building & Site Improvements:', '=', '$1,429,953', 440],
+      ['Less Depreciation @ 0.0%*:', '= (', '-)', 440],
+      ['Depreciated Value of Improvements:', '= $1,429,953', '', 0],
+      ['Plus Estimated Land Value:', '=', '324,135', 440],
+      ['Total Estimated Value via Cost Approach:', '= $1,754,088', '', 0],
+      ['Rounded to:', '', '$1,755,000', 440],
+    ];
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          rawItem(
+            'The value of the subject via the Cost Approach is calculated as follows.',
+            60,
+            720,
+          ),
+          ...rows.flatMap(([label, op, figure, x], k) => [
+            rawItem(label, 60, 700 - k * 14),
+            ...(op ? [rawItem(op, 330, 700 - k * 14)] : []),
+            ...(figure ? [rawItem(figure, x, 700 - k * 14)] : []),
+          ]),
+          rawItem('The subject is recently constructed; no depreciation accrues.', 60, 600),
+        ],
+      },
+    ]);
+    const lines = paragraphs(sections[0]?.markdown ?? '');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Building & Site Improvements: $1,429,953',
+        'Less Depreciation @ 0.0%*: (-)',
+        'Depreciated Value of Improvements: $1,429,953',
+        'Plus Estimated Land Value: 324,135',
+        'Total Estimated Value via Cost Approach: $1,754,088',
+        'Rounded to: $1,755,000',
+      ]),
+    );
+    expect(lines.join('\n')).not.toMatch(/=/);
+  });
+
+  it('tells the paragraphs of a letter set tighter than the report after it', () => {
+    // Page 1: a letter in single spacing (14 pt apart), paragraphs a blank line apart (28 pt);
+    // pages 2 and 3: the report in one-and-a-half spacing (22 pt).
+    const prose = 'The subject is a light industrial building with shop space and office area';
+    const letter = [
+      'October 18, 2023',
+      '',
+      'Dear Sir or Madam:',
+      '',
+      'Pursuant to your request, I have prepared an appraisal of the property and',
+      'its improvements as described in the report that follows this letter. I have',
+      'personally inspected the site and the improvements valued in this report.',
+      '',
+      'As a result of my investigation, the final estimated market value of the fee',
+      'simple estate, as of the date of completion of construction, estimated to be',
+      'December 31, 2023, is: $1,305,000.',
+      '',
+      'This letter must remain attached to the report, which contains 36 pages, in',
+      'order for the value opinions set forth to be considered valid. Your attention',
+      'is directed to the assumptions and limiting conditions.',
+    ];
+    let y = 720;
+    const letterItems = letter.flatMap((text) => {
+      y -= 14;
+      return text ? [rawItem(text, 60, y)] : [];
+    });
+    const report = (page: number) => ({
+      height: 792,
+      items: Array.from({ length: 20 }, (_, k) =>
+        rawItem(`${prose} ${page}.${k}`, 60, 720 - k * 22),
+      ),
+    });
+    const sections = analysePages([{ height: 792, items: letterItems }, report(2), report(3)]);
+    const lines = paragraphs(sections.map((s) => s.markdown).join('\n\n'));
+    expect(lines.slice(0, 5)).toEqual([
+      'October 18, 2023',
+      'Dear Sir or Madam:',
+      'Pursuant to your request, I have prepared an appraisal of the property and its improvements as described in the report that follows this letter. I have personally inspected the site and the improvements valued in this report.',
+      'As a result of my investigation, the final estimated market value of the fee simple estate, as of the date of completion of construction, estimated to be December 31, 2023, is: $1,305,000.',
+      'This letter must remain attached to the report, which contains 36 pages, in order for the value opinions set forth to be considered valid. Your attention is directed to the assumptions and limiting conditions.',
+    ]);
+  });
+
   it('reads a header of titles over one row of figures as one record, beside the sentence that introduces it', () => {
     const titles = ['Appraisal Premise', 'Interest Appraised', 'Date of Value', 'Value Conclusion'];
     const values = ['Retrospective As Is', 'Fee Simple Estate', 'January 1, 2018', '$7,500,000'];

@@ -27,6 +27,7 @@ export function fontHeadings(
   bodySize: number,
   exclude: ReadonlySet<number> = new Set(),
   bodyFont = '',
+  widths: readonly number[] = [],
 ): HeadingMark[] {
   // Only a page whose body would be headings by the document's size has a body of its own.
   const pageBody = new Map(
@@ -89,7 +90,87 @@ export function fontHeadings(
         level: Math.min(6, sizes.length + 1),
       };
     });
-  return [...sized, ...styled].sort((a, b) => a.at - b.at);
+  // Titles in capitals centred over the body, in its size and a face of their own ("SITE
+  // ANALYSIS" over each part of a report whose addenda have larger titles), are headings in
+  // either kind of document.
+  const found = new Set([...sized, ...styled].flatMap((m) => range(m.at, m.at + m.span)));
+  const centred = centredTitles(lines, bodySize, pageBody, bodyFont, widths, exclude)
+    .filter((m) => !range(m.at, m.at + m.span).some((k) => found.has(k)))
+    .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1) }));
+  return [...sized, ...styled, ...centred].sort((a, b) => a.at - b.at);
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
+}
+
+/** How far (share of the page's width) a centred title's middle may lie from the page's. */
+const CENTRE_TOLERANCE = 0.04;
+
+/**
+ * Titles in capitals centred on the page: lines in the body's size (or larger) and a face that
+ * is not the body's, wholly in capitals, short, their middle within 4 % of the page's width of
+ * the page's middle, over text on the same page (a blank line between allowed). Lines of
+ * one title set one under the other ("CORRELATION ANALYSIS" / "AND" / "FINAL VALUE ESTIMATE")
+ * are one. Pure.
+ */
+export function centredTitles(
+  lines: readonly Line[],
+  bodySize: number,
+  pageBody: ReadonlyMap<number, number>,
+  bodyFont: string,
+  widths: readonly number[],
+  exclude: ReadonlySet<number>,
+): Omit<HeadingMark, 'level'>[] {
+  if (!bodyFont || widths.length === 0) return [];
+  const titleLine = (line: Line, i: number): boolean => {
+    const width = widths[line.page - 1];
+    const size = pageBody.get(line.page) ?? bodySize;
+    if (!width || exclude.has(i) || !line.font || line.font === bodyFont) return false;
+    if (line.size < size - 0.01 || line.segments.length > 1) return false;
+    const text = line.text;
+    if (text.length > 60 || text.split(' ').length > STYLED_WORDS) return false;
+    if (!/\p{Lu}/u.test(text) || /\p{Ll}/u.test(text) || numeric(text)) return false;
+    return Math.abs((line.x + line.end) / 2 - width / 2) <= CENTRE_TOLERANCE * width;
+  };
+  const out: Omit<HeadingMark, 'level'>[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    if (!titleLine(line, i)) continue;
+    let span = 1;
+    while (i + span < lines.length) {
+      const prev = lines[i + span - 1] as Line;
+      const next = lines[i + span] as Line;
+      if (
+        next.page !== line.page ||
+        prev.y - next.y > 2.2 * line.size ||
+        !titleLine(next, i + span)
+      )
+        break;
+      span++;
+    }
+    const below = lines[i + span];
+    const last = lines[i + span - 1] as Line;
+    // Over text: body, or a subheading ("Description of Improvements:") over body.
+    const body =
+      below !== undefined &&
+      below.page === line.page &&
+      last.y - below.y > 0 &&
+      last.y - below.y <= 4.5 * line.size &&
+      (below.font === bodyFont ? below.text.length >= 20 : /\p{Ll}/u.test(below.text));
+    if (body)
+      out.push({
+        at: i,
+        span,
+        page: line.page,
+        name: lines
+          .slice(i, i + span)
+          .map((l) => l.text)
+          .join(' '),
+      });
+    i += span - 1;
+  }
+  return out;
 }
 
 /** Words a heading set in the body's size and another face has at most. */
@@ -364,4 +445,37 @@ export function outlineMarks(lines: Line[], targets: OutlineTarget[]): HeadingMa
   const { marks, found } = outlineHeadings(lines, targets);
   const pages = new Set(targets.map((t) => t.pageIndex));
   return found > 0 || pages.size > 1 || targets.length === 1 ? marks : null;
+}
+
+/** An outline entry this long (in pages) is read with the headings its type shows. */
+export const LONG_OUTLINE_ENTRY_PAGES = 6;
+
+/**
+ * Refines a coarse outline by the font headings inside its long entries. Tools that merge PDFs
+ * bookmark each merged file ("Combined Appraisal-6907 Entryway 2" over 47 pages of a report whose
+ * own headings are only in its type): inside an entry of `LONG_OUTLINE_ENTRY_PAGES` pages or more,
+ * each font heading starts a section too: below the entry when the entry's title is printed where
+ * it points, and beside it, at its level, when it is not (a file's name is no heading a reader
+ * sees, and no part of the path of the headings after it). Pure.
+ */
+export function refineOutline(
+  lines: readonly Line[],
+  outline: readonly HeadingMark[],
+  font: readonly HeadingMark[],
+): HeadingMark[] {
+  const out: HeadingMark[] = [];
+  outline.forEach((mark, i) => {
+    out.push(mark);
+    const end = outline[i + 1]?.at ?? lines.length;
+    const last = lines[end - 1];
+    if (!last || end <= mark.at || last.page - mark.page + 1 < LONG_OUTLINE_ENTRY_PAGES) return;
+    const inside = font.filter((f) => f.at >= mark.at + mark.span && f.at < end);
+    const top = Math.min(...inside.map((f) => f.level));
+    for (const f of inside)
+      out.push({
+        ...f,
+        level: mark.span > 0 ? Math.min(6, mark.level + 1 + f.level - top) : mark.level,
+      });
+  });
+  return out;
 }

@@ -7,7 +7,7 @@ import {
   removeRuleLines,
   removeRunningLines,
 } from './furniture.js';
-import { fontHeadings, outlineMarks } from './headings.js';
+import { fontHeadings, outlineMarks, refineOutline } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
 import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, round } from './lines.js';
 import type { Line, RawTextItem } from './lines.js';
@@ -43,6 +43,45 @@ export function typicalLeading(lines: Line[], bodySize: number): number {
     }
   }
   return best;
+}
+
+/** Pairs of body lines a page needs before its own line spacing counts. */
+const PAGE_LEADING_PAIRS = 6;
+
+/**
+ * Each page's own line spacing, in its own type, where it sets its text tighter than the document
+ * does (a letter of transmittal in single spacing before a report in one-and-a-half): there a
+ * blank line between paragraphs is narrower than the document's spacing, and paragraphs are told
+ * by the page's. Pure.
+ */
+export function pageLeadings(
+  lines: readonly Line[],
+  bodySize: number,
+  leading: number,
+): Map<number, number> {
+  const byPage = new Map<number, Line[]>();
+  for (const l of lines) byPage.set(l.page, [...(byPage.get(l.page) ?? []), l]);
+  const out = new Map<number, number>();
+  for (const [page, own] of byPage) {
+    // The page's own type: the size of most of its characters (a letter in 12 pt in a report
+    // in 13).
+    const chars = new Map<number, number>();
+    for (const l of own) chars.set(round(l.size), (chars.get(round(l.size)) ?? 0) + l.text.length);
+    const size = [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? bodySize;
+    const gaps: number[] = [];
+    for (let i = 1; i < own.length; i++) {
+      const a = own[i - 1] as Line;
+      const b = own[i] as Line;
+      if (round(a.size) === size && round(b.size) === size && a.y > b.y) gaps.push(a.y - b.y);
+    }
+    if (gaps.length < PAGE_LEADING_PAIRS) continue;
+    const mine = typicalLeading(own, size);
+    // Prose in one spacing, most lines at it (a page of tables and charts spaces its rows as
+    // they fall, and keeps the document's).
+    const at = gaps.filter((g) => Math.abs(g - mine) <= 1).length;
+    if (mine < leading * 0.8 && at >= 0.6 * gaps.length) out.set(page, mine);
+  }
+  return out;
 }
 
 /**
@@ -99,6 +138,7 @@ export function linesToSections(
   );
   const tableAt = new Map(tables.map((t) => [t.start, t]));
   const leading = typicalLeading(lines, round(bodySize));
+  const pageLeading = pageLeadings(lines, round(bodySize), leading);
   const rightEdge = percentile(
     lines.filter((l) => round(l.size) === round(bodySize)).map((l) => l.end),
     0.9,
@@ -235,7 +275,15 @@ export function linesToSections(
           BULLET.test(line.text) ||
           (LABEL_START.test(line.text) && LABEL_START.test(prev.text)) ||
           (NUMBERED.test(line.text) && /[.!?]$/.test(prev.text) && NUMBERED.test(para.text));
-        continues = sameSize && gap > 0 && (gap <= leading * 1.35 || runsOn) && !starts;
+        // On a page set tighter than the document, a gap of the document's spacing still
+        // continues a sentence that has not ended across the column ("… per" / "Section 4.2.").
+        const spacing = pageLeading.get(line.page) ?? leading;
+        const within =
+          gap <= spacing * 1.35 ||
+          (gap <= leading * 1.35 &&
+            !/[.!?:;]$/.test(prev.text) &&
+            prev.end >= rightEdge - 3 * bodySize);
+        continues = sameSize && gap > 0 && (within || runsOn) && !starts;
       }
       if (continues) {
         para.text = joinLines(para.text, line.text);
@@ -310,13 +358,34 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
   });
   return linesToSections(
     lines,
-    outlineMarks(lines, targets) ?? fontHeadings(lines, bodySize, gridLine, body.font),
+    headingMarks(
+      lines,
+      targets,
+      bodySize,
+      gridLine,
+      body.font,
+      pages.map((p) => p.width ?? 612),
+    ),
     bodySize,
     figuresAt,
     grids,
     body,
     heights,
   );
+}
+
+/** Headings from the outline when it is believable, refined by font headings; else from fonts. */
+function headingMarks(
+  lines: Line[],
+  targets: OutlineTarget[],
+  bodySize: number,
+  gridLine: ReadonlySet<number>,
+  bodyFont: string,
+  widths: readonly number[],
+): HeadingMark[] {
+  const font = fontHeadings(lines, bodySize, gridLine, bodyFont, widths);
+  const outline = outlineMarks(lines, targets);
+  return outline ? refineOutline(lines, outline, font) : font;
 }
 
 function range(start: number, end: number): number[] {

@@ -109,7 +109,7 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     // One row of three or more cells wrapped over several lines is a table too.
     const wrappedRow = rows.length === 1 && cols.length >= 3 && j - i >= 2;
     if ((rows.length >= 2 || wrappedRow) && long * 2 < cells.length) {
-      runs.push({ start: i, end: j, rows: padRows(rows), page: first.page });
+      runs.push({ start: i, end: j, rows: withoutOperators(padRows(rows)), page: first.page });
       i = j;
     } else {
       i++;
@@ -828,14 +828,13 @@ function pairedColumns(
   if (headerSetApart(emph, caps)) return null;
   const labels: string[] = [];
   const valuesByPair: Set<string>[] = [];
-  // A row of a label and one value set further right ("MVS Sec/Page | | | 15/17") under the
-  // pairs: a pair of its own.
-  const single = (r: readonly string[]): boolean =>
-    r[0] !== '' && r[1] === '' && r.filter((c) => c !== '').length === 2;
-  let paired = 0;
-  for (const r of rows) {
-    if (paired >= 2 && single(r)) continue;
-    paired++;
+  // A row of a label and one value set further right ("MVS Sec/Page | | | 15/17") under two
+  // rows of pairs: a pair of its own.
+  const single = rows.map(
+    (r, k) => k >= 2 && r[0] !== '' && r[1] === '' && r.filter((c) => c !== '').length === 2,
+  );
+  for (const [k, r] of rows.entries()) {
+    if (single[k]) continue;
     for (let c = 0; c < width; c += 2) {
       const label = r[c] as string;
       const value = r[c + 1] as string;
@@ -855,10 +854,56 @@ function pairedColumns(
   if (!colons && !shared) return null;
   const out: string[] = [];
   rows.forEach((r, k) => {
-    if (k >= 2 && single(r))
+    if (single[k])
       return out.push(`${cleanLabel(r[0] as string)}: ${r.slice(1).find((c) => c !== '')}`);
     for (let c = 0; c < width; c += 2)
       if (r[c] !== '') out.push(`${cleanLabel(r[c] as string)}: ${r[c + 1] as string}`);
   });
   return out;
+}
+
+/** A cell that is only an operator of a worked sum ("=", "+", "x"). */
+const OPERATOR = /^[=+×x÷]$/;
+
+/**
+ * The operators of a worked sum set in cells of their own ("Total Cost: | = | $1,429,953",
+ * "Total Estimated Value via Cost Approach: | = $1,754,088") are no cells: "= " before a figure or
+ * after a label goes, and so does a column of operators with an "=" among them (a column of marks,
+ * "x", has none); an "=" alone in a cell goes too, and two columns it leaves that never both hold
+ * text in a row are one, so each row reads as its label and its figure. Pure.
+ */
+export function withoutOperators(rows: string[][]): string[][] {
+  const width = rows[0]?.length ?? 0;
+  const text = (c: string | undefined): string => (c ?? '').trim();
+  let out = rows.map((r) => r.map((c) => c.replace(/^=\s+(?=[-$(\d])/, '').replace(/\s+=$/, '')));
+  const equals = new Set<number>();
+  for (let c = 0; c < width; c++) {
+    const cells = out.map((r) => text(r[c])).filter((t) => t !== '');
+    if (cells.some((t) => t === '=')) equals.add(c);
+    if (cells.length > 0 && cells.some((t) => t === '=') && cells.every((t) => OPERATOR.test(t)))
+      out = out.map((r) => r.map((cell, k) => (k === c ? '' : cell)));
+  }
+  out = out.map((r) => r.map((cell) => (text(cell) === '=' ? '' : cell)));
+  // A bracket opened in one cell and closed in the next ("= (" | "-)", a deduction of nothing)
+  // is one cell.
+  out = out.map((r) =>
+    r.map((cell, c) => {
+      if (/\($/.test(text(cell)) && /^[^()]*\)$/.test(text(r[c + 1])))
+        return `${text(cell)}${text(r[c + 1])}`;
+      return c > 0 && /\($/.test(text(r[c - 1])) && /^[^()]*\)$/.test(text(cell)) ? '' : cell;
+    }),
+  );
+  // Columns the operators left: two side by side, one of which held an "=", never both in use.
+  for (let c = width - 2; c >= 0; c--) {
+    if (!equals.has(c) && !equals.has(c + 1)) continue;
+    if (out.some((r) => text(r[c]) !== '' && text(r[c + 1]) !== '')) continue;
+    out = out.map((r) => [...r.slice(0, c), text(r[c]) || (r[c + 1] ?? ''), ...r.slice(c + 2)]);
+  }
+  const used = Array.from({ length: out[0]?.length ?? 0 }, (_, c) =>
+    out.some((r) => text(r[c]) !== ''),
+  );
+  out = out.map((r) => r.filter((_, c) => used[c]));
+  const same =
+    out.length === rows.length && out.every((r, k) => r.join('\u0000') === rows[k]?.join('\u0000'));
+  return same ? rows : out;
 }
