@@ -216,6 +216,8 @@ describe('chunkDocument', () => {
       title: 'Report',
       sections: [at(1, 'x', 'Exterior', paragraph(50, 'brick'))],
       figures: [
+        // A caption that only repeats its section's title is no caption of its own.
+        { id: 'f0', section_id: 'x', page_number: 3, caption: ' exterior ', summary: null },
         {
           id: 'f1',
           section_id: 'x',

@@ -343,9 +343,13 @@ export function chunkDocument(
       });
     }
     for (const figure of figuresBySection.get(section.id) ?? []) {
+      // A caption that is only its section's title ("Subject Property Photos" over a page of
+      // photos) says nothing the heading path does not: twenty such chunks of three words each
+      // outranked the report's text for any question with "property" in it.
+      const title = section.section_name.replace(/\s+/g, ' ').trim().toLowerCase();
       const content = [figure.caption, figure.summary]
         .map((s) => s?.replace(/\s+/g, ' ').trim())
-        .filter((s): s is string => Boolean(s))
+        .filter((s): s is string => s !== undefined && s !== '' && s.toLowerCase() !== title)
         .filter((s, i, all) => all.indexOf(s) === i)
         .join('\n');
       if (!content) continue;
