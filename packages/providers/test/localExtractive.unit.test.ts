@@ -1004,3 +1004,69 @@ describe('local answerer: word families, lists, places, counts and times', () =>
     });
   });
 });
+
+describe('local answerer: a valuer’s figures', () => {
+  const doc = (title: string, text: string, page = 1): ContextDocument => ({
+    ref: `C${page}`,
+    title,
+    citation: `Appraisal.pdf p. ${page}`,
+    text,
+  });
+  const lead = (q: string, docs: ContextDocument[]) => localAnswer(docs, q).split('\n')[0] ?? '';
+
+  const INCOME = doc(
+    'Income Approach',
+    'The subject is being purchased for owner occupancy, therefore, there is no rental history or lease agreement to help guide an estimate of market rent.\n\n' +
+      'Estimate of Market Rent: The rental rates for these properties range from $8.91 to $12.89 psf (NNN).\n\n' +
+      'Giving this information, I have estimated market rent for the subject to be $11.50 psf.\n\n' +
+      'There is very little vacancy among good quality buildings. I have estimated the vacancy rate to be 5.0%, which is a typical rate for this market.\n\n' +
+      'In order to convert the net operating income into a value estimate, it is necessary to divide it by the proper capitalization rate. ' +
+      'The cap rates exhibited by the sales are as follows: 6.18%, 6.54% and 6.03%, with an overall average of 6.35%.',
+    39,
+  );
+  const COMPARABLE = doc(
+    'Comparable 1',
+    'Overall Rate: $58,412 (implied): 6.18%\n\nVacancy & Credit Loss: (2,291)',
+    70,
+  );
+
+  it('answers a rate with its percentage, the one asked over another of its kind', () => {
+    expect(lead('What vacancy rate was used?', [COMPARABLE, INCOME])).toContain('5.0%');
+    // "Cap rate" is the capitalization rate; a sentence about it without a figure is no answer.
+    expect(lead('What capitalization rate was used?', [INCOME])).toContain('6.35%');
+  });
+
+  it('answers an amount asked for with the figure the valuer settled on', () => {
+    expect(lead('What is the estimated market rent?', [INCOME])).toContain('$11.50 psf');
+  });
+
+  it('answers what was paid or asked for a property with the amount, not a definition', () => {
+    const docs = [
+      doc(
+        'Purpose of the Appraisal',
+        'Implicit in this definition is the consummation of a sale as of a specified date and the passing of title from seller to buyer.',
+        7,
+      ),
+      doc(
+        'Property Ownership',
+        'Kootenai Creek LLC purchased the property via Notice of Purchaser’s Interest #750394 recorded on October 16, 2020. ' +
+          'The purchase price associated with this transaction is $885,000. ' +
+          'The property was actively listed for sale on 3/10/20 by a local broker for $895,000.',
+        21,
+      ),
+    ];
+    expect(lead('What did the buyer pay for the property?', docs)).toContain('$885,000');
+    expect(lead('What was it listed for?', docs)).toContain('$895,000');
+  });
+
+  it('says a sum with its rounding', () => {
+    const cost = doc(
+      'Cost Approach',
+      'Plus Estimated Land Value: 324,135\nTotal Estimated Value via Cost Approach: $1,754,088\nRounded to: $1,755,000',
+      32,
+    );
+    expect(lead('What value did the cost approach give?', [cost])).toContain(
+      '$1,754,088, rounded to $1,755,000',
+    );
+  });
+});

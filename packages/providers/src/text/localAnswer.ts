@@ -104,6 +104,14 @@ const RELATED: Record<string, readonly string[]> = {
   lot: ['land', 'site', 'tract', 'parcel'],
   land: ['lot', 'site', 'tract', 'parcel', 'acres', 'acreage'],
   used: ['utilized', 'utilised', 'employed', 'applied'],
+  // An appraisal's words: "cap rate" for the capitalization rate; what was paid is a price.
+  capitalization: ['cap'],
+  cap: ['capitalization'],
+  pay: ['paid', 'price', 'purchase', 'purchased', 'cost'],
+  paid: ['pay', 'price', 'purchase', 'purchased', 'cost'],
+  listed: ['listing', 'asking', 'list'],
+  buyer: ['purchaser', 'buyers', 'grantee'],
+  sell: ['exposure', 'marketing', 'sale', 'sold'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
@@ -215,7 +223,15 @@ const RELATED: Record<string, readonly string[]> = {
 
 /** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
 const BOILERPLATE =
-  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions)/i;
+  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means))/i;
+
+/** Dates and record numbers ("October 16, 2020", "#750394", "3/10/20"). */
+const DATES =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\p{L}*\.? \d{1,2},? \d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|#\s?\d+/giu;
+
+/** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
+const CONCLUDED =
+  /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b/i;
 
 /** Sentences of general advice: what can happen, not what is. */
 const ADVICE =
@@ -226,6 +242,11 @@ const FURNITURE =
   /^(page \d+( of \d+)?|\d+ of \d+|\d+|report (no|number)\.?:? ?\S+|printed on .*|confidential)$/i;
 
 /** The folded words of a question worth looking for. Pure. */
+/** "What was it listed for?": listed for sale, at a price, not noted in a report. */
+function listedFor(words: readonly string[], i: number): boolean {
+  return words[i] === 'listed' && /^(for|at)$/.test(words[i + 1] ?? '');
+}
+
 export function queryTerms(query: string): string[] {
   const words = foldWords(query);
   // "property crime", "home value": a word every report says, naming a kind of the next word.
@@ -246,7 +267,11 @@ export function queryTerms(query: string): string[] {
   };
   return [
     ...new Set(
-      words.filter((w, i) => (w.length >= 3 || /\d/.test(w)) && (!STOPWORDS.has(w) || modifies(i))),
+      words.filter(
+        (w, i) =>
+          (w.length >= 3 || /\d/.test(w)) &&
+          (!STOPWORDS.has(w) || modifies(i) || listedFor(words, i)),
+      ),
     ),
   ];
 }
@@ -487,6 +512,13 @@ export function logicalLines(text: string): string[] {
     if (raw.trim() === '') continue;
     const structural = /^\s*(\||#{1,6}\s|[-*+•]\s|\d+[.)]\s)/.test(raw);
     const last = out.at(-1);
+    // A sum's rounding ("Total Estimated Value: $1,754,088" then "Rounded to: $1,755,000") is
+    // said with the sum it rounds.
+    const rounded = /^\s*rounded(?: to)?:?\s*([$€£]?\s?\d[\d,.]*)\s*$/i.exec(raw);
+    if (rounded && last !== undefined && !/^\s*\|/.test(last) && /\d\s*$/.test(last)) {
+      out[out.length - 1] = `${last.trimEnd()}, rounded to ${rounded[1]!.trim()}`;
+      continue;
+    }
     if (
       prose &&
       !structural &&
@@ -1277,7 +1309,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const price =
     (/\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b/i.test(query) &&
       muchOf(query) === null) ||
-    /\b(cost|price|fee|charge) (of|for)\b/i.test(query);
+    /\b(cost|price|fee|charge) (of|for)\b/i.test(query) ||
+    // "What did the buyer pay?", "What was it listed for?": an amount of money.
+    /\b(pay|paid|listed for|listed at|sold for|bought for)\b/i.test(query);
   // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
   // sentence about how values are found; an R-value or U-value is no amount of money.
   const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
@@ -1320,7 +1354,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const df = (t: string): number => ownWords.filter((w) => termMatches(t, w)).length;
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
-  const quantity = QUANTITY_QUESTION.test(query) || RATE_QUESTION.test(query);
+  const rate = RATE_QUESTION.test(query);
+  const moneyAsked = moneyTerm !== undefined && !price && !valued && terms.at(-1) === moneyTerm;
+  const quantity = QUANTITY_QUESTION.test(query) || rate;
   const measure = MEASURE_QUESTION.test(query);
   // "How long / far / old …": a size, a distance or an age, not a count.
   const sized = measure && !/\bhow (many|much)\b/i.test(query);
@@ -1410,7 +1446,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       const w = weight.get(t)!;
       // In the fact or in the item it is filed under ("APPLIANCES \ Range"): the full weight;
       // a related word in it (gallons for size): 0.6; only in the section's title: 0.8 unmatched.
-      if (
+      // A figure or an amount stands for the score or price asked, a little less than the word.
+      const standsFor =
+        (t === moneyTerm || t === scoreTerm) &&
+        !termMatches(t, ownWords[i]!) &&
+        !termMatches(t, subject);
+      if (standsFor && termMatches(t, words)) {
+        score += 0.8 * w;
+        matched.push(t);
+        direct = true;
+      } else if (
         termMatches(t, words) ||
         termMatches(t, subject) ||
         (when && t === 'date' && saysWhen(f.text)) ||
@@ -1445,9 +1490,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       score *= 1.3;
       // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number.
       if (sized && MEASURED.test(f.text)) score *= 1.3;
+      // "What vacancy rate was used?": a percentage.
+      if (rate && /\d\s?%/.test(f.text)) score *= 1.3;
     }
-    // "How old is the roof?": a number answers, a sentence about its age without one does not.
-    else if (measure) score *= 0.7;
+    // "How old is the roof?", "What cap rate was used?": a number answers, a sentence about
+    // its age or its rate without one does not.
+    else if (measure || rate) score *= 0.7;
+    // "What is the estimated market rent?": an amount of money, more than a sentence about it.
+    // Only where the money word is what is asked about, not a kind ("the cost approach").
+    if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
     if (label && LEGEND.test(f.text.slice(f.text.indexOf(':') + 1))) score *= 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
@@ -1457,7 +1508,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (CONTENTS.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
-    if (price || valued) score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text) ? 1 : 0.6;
+    // A date or a record number is no amount of money.
+    if (price || valued)
+      score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text.replace(DATES, '')) ? 1 : 0.6;
+    // "I have estimated market rent for the subject to be $11.50 psf": the figure a valuer
+    // settles on, rather than the range of the comparables it is drawn from.
+    if ((price || valued || moneyTerm || quantity) && CONCLUDED.test(f.text)) score *= 1.2;
     for (const p of places) {
       // Named in the fact, else in what it is filed under: the one asked, or another only.
       let named = new Set([...f.text.matchAll(p.all)].map((m) => m[1]!));
@@ -1503,15 +1559,48 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         // When something happens is a date under a label naming it ("Contract end: …" for
         // "when does the contract end"); "… Date" alone names no event. A label may name what
         // is asked by the word before it: "Hotspot: 28.8 °C" for "the hotspot temperature".
+        // "I have estimated the vacancy rate to be 5.0%": the very one asked, by both words in
+        // a row; "Heat pump cooling capacity: 36,000 BTU/hr" names another than the heating
+        // capacity asked, by a word of its own (not a qualifier) before the word asked.
+        const factWordList = foldWords(f.text);
+        const namesIt =
+          modifier !== null &&
+          factWordList.some(
+            (w, k) =>
+              k > 0 &&
+              focus.some((t) => sameWord(t, w)) &&
+              sameWord(modifier, factWordList[k - 1]!),
+          );
+        const labelWords = foldWords(labelText);
+        const otherOne =
+          modifier !== null &&
+          label !== null &&
+          !namesIt &&
+          labelWords.some(
+            (w, k) =>
+              k > 0 &&
+              focus.some((t) => sameWord(t, w)) &&
+              !QUALIFIERS.has(labelWords[k - 1]!) &&
+              !STOPWORDS.has(labelWords[k - 1]!) &&
+              !sameWord(modifier, labelWords[k - 1]!),
+          );
+        if (namesIt) score *= 1.3;
         const labelNames =
           label &&
+          !otherOne &&
           (when
             ? terms.some((t) => t !== 'date' && termMatches(t, label))
             : focus.some((t) => termMatches(t, label)) ||
               (modifier !== null &&
                 termMatches(modifier, label) &&
                 focus.some((t) => termMatches(t, words))));
-        if (labelNames) score *= 1.5;
+        // "Estimate of Market Rent: The rental rates … range from …": a heading set inline over
+        // a sentence, which says what it says, not what the heading names.
+        const value = labelText ? f.text.slice(labelText.length + 1) : '';
+        const sentenceUnder =
+          value.length > 60 && /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(value);
+        if (otherOne) score *= 0.7;
+        else if (labelNames && !sentenceUnder) score *= 1.5;
         // "Inspection Date: 15 March 2024" says when the report was made, not when the
         // building was built, unless that is asked.
         else if (
