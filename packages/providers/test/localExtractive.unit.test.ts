@@ -1059,6 +1059,76 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('What was it listed for?', docs)).toContain('$895,000');
   });
 
+  it('answers from the subject’s own analyses, not the limiting conditions or a comparable', () => {
+    const site = doc(
+      'Site Analysis',
+      'Shape: Irregular – see plat map in addenda\n\n' +
+        'Flood Hazard: The subject is not located in an identified flood hazard area.\n\n' +
+        'Site: The subject is irregular in shape and has a total area of 68.56 acres.\n\n' +
+        'North Kootenai Creek Road is a graveled county roadway. The primary entrance is a gated entrance from North Kootenai Creek Road.',
+      15,
+    );
+    const limits = doc(
+      'Assumptions and Limiting Conditions',
+      'The appraiser assumes no responsibility for any costs or consequences arising from the need or lack of need for flood hazard insurance.',
+      35,
+    );
+    expect(lead('Is the property in a flood zone?', [limits, site])).toContain(
+      'not located in an identified flood hazard area',
+    );
+    const built = doc(
+      'Improvement Analysis',
+      'Stories: 1 (with mezzanine)\n\nYear Built: 2023',
+      13,
+    );
+    const comparable = doc(
+      'Sales Comparison Approach',
+      'Sale 2: The building was built in 2014 of steel.',
+      30,
+    );
+    expect(lead('When was the building built?', [comparable, built])).toContain('2023');
+    expect(lead('What kind of road is North Kootenai Creek Road?', [site])).toContain(
+      'graveled county roadway',
+    );
+  });
+
+  it('answers how long a sale takes with a time, and what land is worth with its value', () => {
+    const docs = [
+      doc('As Completed', 'The drain field will have (5) 92’ long trenches that are 36’ wide.', 33),
+      doc(
+        'Correlation Analysis',
+        'A reasonable exposure time for the subject is estimated to be less than 12 months.\n\n' +
+          'The market value of the land in this report is $324,135, substantially higher than the assessed land value.',
+        32,
+      ),
+    ];
+    expect(lead('How long would it take to sell?', docs)).toContain('less than 12 months');
+    expect(lead('What is the land worth?', docs)).toContain('$324,135');
+  });
+
+  it('reads a sentence’s colon after its verb as no label', () => {
+    const letter = doc(
+      'Letter of Transmittal',
+      'As a result of my investigation, the final estimated “As Completed” market value of the fee simple estate, as of the date of completion of construction, estimated to be December 31, 2023, is: $1,305,000.',
+      2,
+    );
+    expect(lead('As of what date is the as-completed value?', [letter])).toContain(
+      'December 31, 2023',
+    );
+  });
+
+  it('answers who by the one named with what is asked, not anyone named', () => {
+    const docs = [
+      doc(
+        'Property Ownership',
+        'The property was actively listed for sale on 3/10/20 by Judith Porter with TouchPoint Properties for $895,000.\n\n' +
+          'The subject is under the ownership of the Nalls Living Trust, with Kootenai Creek LLC (Gary Peterson Member) as the contract buyer.',
+        21,
+      ),
+    ];
+    expect(lead('Who is the contract buyer?', docs)).toContain('Kootenai Creek LLC');
+  });
+
   it('says a sum with its rounding', () => {
     const cost = doc(
       'Cost Approach',

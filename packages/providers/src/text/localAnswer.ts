@@ -112,6 +112,10 @@ const RELATED: Record<string, readonly string[]> = {
   listed: ['listing', 'asking', 'list'],
   buyer: ['purchaser', 'buyers', 'grantee'],
   sell: ['exposure', 'marketing', 'sale', 'sold'],
+  // What a thing is worth is its value.
+  worth: ['value', 'valued', 'valuation'],
+  // "Is it in a flood zone?": a flood hazard area.
+  zone: ['area', 'zoned', 'zoning'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
@@ -184,7 +188,7 @@ const RELATED: Record<string, readonly string[]> = {
   wiring: ['wire', 'wires', 'conductors', 'conductor', 'copper', 'aluminum', 'aluminium'],
   pipes: ['piping', 'pipe', 'plumbing', 'supply', 'lines'],
   piping: ['pipes', 'pipe', 'plumbing', 'supply', 'lines'],
-  walls: ['wall', 'cladding', 'siding', 'exterior'],
+  walls: ['wall', 'cladding', 'siding', 'exterior', 'sidewall', 'sidewalls'],
   cladding: ['siding', 'walls', 'exterior'],
   siding: ['cladding', 'walls', 'exterior'],
   foundation: ['foundations', 'footings', 'basement', 'slab'],
@@ -223,11 +227,14 @@ const RELATED: Record<string, readonly string[]> = {
 
 /** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
 const BOILERPLATE =
-  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means))/i;
+  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means)|assumes? no responsibility|should be contacted to determine)/i;
 
 /** Dates and record numbers ("October 16, 2020", "#750394", "3/10/20"). */
 const DATES =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\p{L}*\.? \d{1,2},? \d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|#\s?\d+/giu;
+
+/** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
+const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
 
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
 const CONCLUDED =
@@ -458,6 +465,9 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
       first = 1;
     const start = first >= 0 ? floor + words[first]!.index : -1;
     if (start < 0 || colon - start > 60 || !/\p{L}/u.test(line.slice(start, colon))) continue;
+    // "… estimated to be December 31, 2023, is: $1,305,000": a sentence's verb before its
+    // colon, no label.
+    if (/\b(is|are|was|were|be|been)\s*$/i.test(line.slice(start, colon))) continue;
     labels.push({ start, colon, end });
     floor = end;
   }
@@ -1026,7 +1036,11 @@ const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 const MEASURES = 'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far';
 /** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
 const MEASURED =
-  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|")/i;
+  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|’(?!\p{L}))/iu;
+/** Words of a time. */
+const TIME_WORDS = ['time', 'minutes', 'hours', 'days', 'weeks', 'months', 'years', 'period'];
+/** A time a figure measures ("less than 12 months"). */
+const TIME_MEASURED = /\d\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b/i;
 /** A question a number answers ("How old is the roof?"). */
 const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 
@@ -1286,6 +1300,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const framing = asked.filter((t) => FINDING_FRAME.test(t));
   // "Who made the furnace?": made frames the question; the furnace is what it is about.
   const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
+  const lasting =
+    /\bhow long\b/i.test(query) &&
+    /\b(take|takes|took|last|lasts|until|ago|sell|sold)\b/i.test(query);
+  const relatedOf = (t: string): readonly string[] =>
+    lasting && t === 'long' ? TIME_WORDS : (RELATED[t] ?? []);
   const terms = (
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !FINDING_FRAME.test(t))
@@ -1386,6 +1405,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   }));
   const counted = countedNoun(query);
   const kind = KIND_QUESTION.test(query);
+  const comparableAsked =
+    COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
   const material =
     /\b(made of|made from|covered (with|in)|covering|material|materials|built of|built from|constructed of|cladding|what kind of|what type of)\b/i.test(
       query,
@@ -1431,6 +1452,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // A label in capitals says the words it stands for ("AQI" for "air quality index").
     const labelText = f.labelled ? (f.text.split(':')[0] ?? '') : '';
     const label = f.labelled ? withAcronyms(new Set(foldWords(labelText)), labelText, terms) : null;
+    // "Flood Hazard: The subject is not located in an identified flood hazard area.": a heading
+    // set inline over a sentence, which says what it says, not only what the heading names.
+    const sentenceUnder =
+      label !== null &&
+      f.text.length - labelText.length > 40 &&
+      /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(f.text.slice(labelText.length + 1));
     const context = f.labelled
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
@@ -1456,8 +1483,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         matched.push(t);
         direct = true;
       } else if (
-        termMatches(t, words) ||
-        termMatches(t, subject) ||
+        // "How long would it take to sell?": a time, not a length ("92’ long trenches").
+        (!(lasting && t === 'long') && (termMatches(t, words) || termMatches(t, subject))) ||
         (when && t === 'date' && saysWhen(f.text)) ||
         (who &&
           t === 'who' &&
@@ -1466,7 +1493,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         score += w;
         matched.push(t);
         direct = true;
-      } else if ((RELATED[t] ?? []).some((r) => termMatches(r, words))) {
+      } else if (relatedOf(t).some((r) => termMatches(r, words))) {
         const titled = termMatches(t, title);
         score += (titled ? 0.8 : 0.6) * w;
         matched.push(t);
@@ -1475,7 +1502,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         score += 0.8 * w;
         direct = true;
       } else if (context && termMatches(t, context)) score += 0.5 * w;
-      else if ((RELATED[t] ?? []).some((r) => termMatches(r, title) || termMatches(r, subject)))
+      else if (relatedOf(t).some((r) => termMatches(r, title) || termMatches(r, subject)))
         score += 0.5 * w;
     }
     const coverage = total > 0 ? score / total : 0;
@@ -1489,7 +1516,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) {
       score *= 1.3;
       // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number.
-      if (sized && MEASURED.test(f.text)) score *= 1.3;
+      if (sized && (lasting ? TIME_MEASURED : MEASURED).test(f.text)) score *= 1.3;
       // "What vacancy rate was used?": a percentage.
       if (rate && /\d\s?%/.test(f.text)) score *= 1.3;
     }
@@ -1529,8 +1556,21 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       else if (recordOf[i] === true) score *= 1.4;
       else if (recordOf[i] === false) score *= 0.6;
     }
-    // Who: the person named under their role answers; a fact naming no one does not.
-    if (who) score *= matched.includes('who') ? 1.6 : 0.8;
+    // Who: the person named under their role answers; a fact naming no one does not, and one
+    // naming someone but nothing else asked names someone else.
+    if (who) {
+      const byRole = f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? '');
+      const onlyWho = matched.length === 1 && terms.length > 2 && !byRole;
+      score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
+    }
+    // "What kind of road is North Kootenai Creek Road?": "… is a graveled county roadway".
+    if (kind && /\b(is|are) (a|an)\b/i.test(f.text)) score *= 1.3;
+    // An appraisal's comparables ("Sale 4 …", "Rental 2 …") are other properties: what the
+    // report says of the subject answers, unless a comparable is asked about.
+    if (!comparableAsked) {
+      const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''}`;
+      if (!/\bthe subject\b/i.test(f.text) && COMPARABLE.test(about)) score *= 0.8;
+    }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
     if (kind && f.labelled) score *= 1.2;
@@ -1594,11 +1634,6 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
               (modifier !== null &&
                 termMatches(modifier, label) &&
                 focus.some((t) => termMatches(t, words))));
-        // "Estimate of Market Rent: The rental rates … range from …": a heading set inline over
-        // a sentence, which says what it says, not what the heading names.
-        const value = labelText ? f.text.slice(labelText.length + 1) : '';
-        const sentenceUnder =
-          value.length > 60 && /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(value);
         if (otherOne) score *= 0.7;
         else if (labelNames && !sentenceUnder) score *= 1.5;
         // "Inspection Date: 15 March 2024" says when the report was made, not when the
@@ -1644,7 +1679,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         .some((part) => FINDING_LABEL.test(part.trim()));
       // A label over a passage ("Roof Deck Attachment: When retrofit is required, renail …")
       // is its section's name; the passage says what it is about.
-      const passage = f.text.length - f.text.indexOf(':') > 120;
+      const passage = f.text.length - f.text.indexOf(':') > 120 || sentenceUnder;
       // Every word asked is in the value ("Members: Condition of cracks observed on RCC Column
       // and Beam Moderate"): the label is only the heading it was printed under.
       const valueSet = new Set(valueWords);
