@@ -76,9 +76,9 @@ export function pageLeadings(
     }
     if (gaps.length < PAGE_LEADING_PAIRS) continue;
     const mine = typicalLeading(own, size);
-    // Prose in one spacing, most lines at it (a page of tables and charts spaces its rows as
-    // they fall, and keeps the document's).
-    const at = gaps.filter((g) => Math.abs(g - mine) <= 1).length;
+    // Prose in one spacing: most lines at it or a blank line apart (a page of tables and charts
+    // spaces its rows as they fall, and keeps the document's).
+    const at = gaps.filter((g) => Math.abs(g - mine) <= 1 || Math.abs(g - 2 * mine) <= 1.5).length;
     if (mine < leading * 0.8 && at >= 0.6 * gaps.length) out.set(page, mine);
   }
   return out;
