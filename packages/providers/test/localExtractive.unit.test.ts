@@ -1129,6 +1129,17 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('Who is the contract buyer?', docs)).toContain('Kootenai Creek LLC');
   });
 
+  it('takes a label for another of the kind only by a word of its own, not one asked', () => {
+    const plumbing = doc(
+      'Plumbing Description',
+      'Water supply source: Public\n\nSupply piping in building: Copper PEX (cross-linked Polyethylene)\n\nWater heater type: Supplied by building',
+      9,
+    );
+    expect(lead('What is the water supply piping in the building made of?', [plumbing])).toContain(
+      'Copper PEX',
+    );
+  });
+
   it('says a sum with its rounding', () => {
     const cost = doc(
       'Cost Approach',

@@ -1473,11 +1473,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       const w = weight.get(t)!;
       // In the fact or in the item it is filed under ("APPLIANCES \ Range"): the full weight;
       // a related word in it (gallons for size): 0.6; only in the section's title: 0.8 unmatched.
-      // A figure or an amount stands for the score or price asked, a little less than the word.
+      // An amount of money stands for the price asked, a little less than the word.
       const standsFor =
-        (t === moneyTerm || t === scoreTerm) &&
-        !termMatches(t, ownWords[i]!) &&
-        !termMatches(t, subject);
+        t === moneyTerm && !termMatches(t, ownWords[i]!) && !termMatches(t, subject);
       if (standsFor && termMatches(t, words)) {
         score += 0.8 * w;
         matched.push(t);
@@ -1616,12 +1614,18 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
           modifier !== null &&
           label !== null &&
           !namesIt &&
+          !termMatches(modifier, subject) &&
+          !termMatches(modifier, label) &&
+          !termMatches(modifier, title) &&
           labelWords.some(
             (w, k) =>
               k > 0 &&
               focus.some((t) => sameWord(t, w)) &&
+              labelWords[k - 1]!.length >= 3 &&
               !QUALIFIERS.has(labelWords[k - 1]!) &&
               !STOPWORDS.has(labelWords[k - 1]!) &&
+              !terms.some((t) => sameWord(t, labelWords[k - 1]!)) &&
+              !focus.some((t) => sameWord(t, labelWords[k - 1]!)) &&
               !sameWord(modifier, labelWords[k - 1]!),
           );
         if (namesIt) score *= 1.3;
