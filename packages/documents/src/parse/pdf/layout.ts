@@ -60,7 +60,11 @@ export function pageLeadings(
   leading: number,
 ): Map<number, number> {
   const byPage = new Map<number, Line[]>();
-  for (const l of lines) byPage.set(l.page, [...(byPage.get(l.page) ?? []), l]);
+  for (const l of lines) {
+    const own = byPage.get(l.page);
+    if (own) own.push(l);
+    else byPage.set(l.page, [l]);
+  }
   const out = new Map<number, number>();
   for (const [page, own] of byPage) {
     // The page's own type: the size of most of its characters (a letter in 12 pt in a report
