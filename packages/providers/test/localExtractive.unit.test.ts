@@ -1127,6 +1127,13 @@ describe('local answerer: a valuer’s figures', () => {
       ),
     ];
     expect(lead('Who is the contract buyer?', docs)).toContain('Kootenai Creek LLC');
+    const cost = doc(
+      'Cost Approach',
+      'I have used a recent cost estimate of a light industrial property that is similar to the subject in the following analysis. ' +
+        'This cost estimate has been completed by Eggart Engineering and Construction (EEC) and is dated May 2, 2023.',
+      29,
+    );
+    expect(lead('Whose cost estimate was used for the building?', [cost])).toContain('Eggart');
   });
 
   it('takes a label for another of the kind only by a word of its own, not one asked', () => {

@@ -1322,7 +1322,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const moneyTerm = terms.find((t) => /^(price|prices|cost|costs|fee|fees|rent|amount)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
   // "Who did the thermal scan?": a person, under the label of their role ("Thermographer: …").
-  const who = /^\s*who\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
+  const who =
+    /^\s*(who|whose)\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
   if (who && !terms.includes('who')) terms.push('who');
   // "How much does the verification cost?": an amount of money answers it.
   const price =
