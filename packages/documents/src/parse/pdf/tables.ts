@@ -873,6 +873,8 @@ const OPERATOR = /^[=+×x÷]$/;
  * text in a row are one, so each row reads as its label and its figure. Pure.
  */
 export function withoutOperators(rows: string[][]): string[][] {
+  // A table without an "=" is no worked sum.
+  if (!rows.some((r) => r.some((c) => /^=(\s|$)|\s=$/.test(c.trim())))) return rows;
   const width = rows[0]?.length ?? 0;
   const text = (c: string | undefined): string => (c ?? '').trim();
   let out = rows.map((r) => r.map((c) => c.replace(/^=\s+(?=[-$(\d])/, '').replace(/\s+=$/, '')));
