@@ -1558,7 +1558,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // Who: the person named under their role answers; a fact naming no one does not, and one
     // naming someone but nothing else asked names someone else.
     if (who) {
-      const byRole = f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? '');
+      const byRole = f.labelled && PERSON_LABEL.test(labelText);
       const onlyWho = matched.length === 1 && terms.length > 2 && !byRole;
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
     }
@@ -1626,8 +1626,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
               !QUALIFIERS.has(labelWords[k - 1]!) &&
               !STOPWORDS.has(labelWords[k - 1]!) &&
               !terms.some((t) => sameWord(t, labelWords[k - 1]!)) &&
-              !focus.some((t) => sameWord(t, labelWords[k - 1]!)) &&
-              !sameWord(modifier, labelWords[k - 1]!),
+              !focus.some((t) => sameWord(t, labelWords[k - 1]!)),
           );
         if (namesIt) score *= 1.3;
         const labelNames =

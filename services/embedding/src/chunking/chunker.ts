@@ -342,11 +342,11 @@ export function chunkDocument(
           push(section, path, piece, 'table', { table_id: table.id });
       });
     }
+    // A caption that is only its section's title ("Subject Property Photos" over a page of
+    // photos) says nothing the heading path does not: such three-word chunks were the first two
+    // retrieved for "Who owns the property?" on an appraisal.
+    const title = section.section_name.replace(/\s+/g, ' ').trim().toLowerCase();
     for (const figure of figuresBySection.get(section.id) ?? []) {
-      // A caption that is only its section's title ("Subject Property Photos" over a page of
-      // photos) says nothing the heading path does not: twenty such chunks of three words each
-      // outranked the report's text for any question with "property" in it.
-      const title = section.section_name.replace(/\s+/g, ' ').trim().toLowerCase();
       const content = [figure.caption, figure.summary]
         .map((s) => s?.replace(/\s+/g, ' ').trim())
         .filter((s): s is string => s !== undefined && s !== '' && s.toLowerCase() !== title)

@@ -1,5 +1,5 @@
 import { normalizeSpace } from '../text.js';
-import { round } from './lines.js';
+import { range, round } from './lines.js';
 import type { Line } from './lines.js';
 import type { PdfDocument } from './load.js';
 
@@ -77,7 +77,7 @@ export function fontHeadings(
   // A document that marks its headings by size sets other words in bold for emphasis (an
   // item's name above its finding); one that never does marks them by face alone, and so does
   // a page set in larger type, whose headings cannot be larger than the rest by much.
-  const taken = new Set(sized.flatMap((m) => Array.from({ length: m.span }, (_, k) => m.at + k)));
+  const taken = new Set(sized.flatMap((m) => range(m.at, m.at + m.span)));
   const styled = styledHeadings(lines, bodySize, pageBody, bodyFont, exclude)
     .filter((i) => !taken.has(i) && (sized.length === 0 || pageBody.has((lines[i] as Line).page)))
     .map((i) => {
@@ -98,10 +98,6 @@ export function fontHeadings(
     .filter((m) => !range(m.at, m.at + m.span).some((k) => found.has(k)))
     .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1) }));
   return [...sized, ...styled, ...centred].sort((a, b) => a.at - b.at);
-}
-
-function range(start: number, end: number): number[] {
-  return Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
 }
 
 /** How far (share of the page's width) a centred title's middle may lie from the page's. */

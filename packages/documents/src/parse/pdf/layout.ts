@@ -9,7 +9,7 @@ import {
 } from './furniture.js';
 import { fontHeadings, outlineMarks, refineOutline } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
-import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, round } from './lines.js';
+import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, range, round } from './lines.js';
 import type { Line, RawTextItem } from './lines.js';
 import { figureIndex } from './figures.js';
 import type { PlacedFigure } from './figures.js';
@@ -390,10 +390,6 @@ function headingMarks(
   const font = fontHeadings(lines, bodySize, gridLine, bodyFont, widths);
   const outline = outlineMarks(lines, targets);
   return outline ? refineOutline(lines, outline, font) : font;
-}
-
-function range(start: number, end: number): number[] {
-  return Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
 }
 
 /** The font of most body-size characters. */

@@ -433,3 +433,8 @@ function rowOf(band: readonly Line[]): Line {
     words: undefined,
   };
 }
+
+/** The indices from `start` up to `end` (excluded). Pure. */
+export function range(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
+}
