@@ -85,6 +85,19 @@ export function indexedText(chunk: Pick<ChunkDraft, 'heading_path' | 'content'>)
   return chunk.heading_path ? `${chunk.heading_path}\n${chunk.content}` : chunk.content;
 }
 
+/**
+ * The text the vector leg embeds: the indexed text, but a figure's caption and summary alone. A
+ * caption is a few words against a path of six or eight, so with its path every figure of a section
+ * embeds near the same point, the path's, and the local embedder (no IDF) put a page of photo
+ * captions ("Figure, page 55: Typical Office" under "… > Addenda > Subject Property Photos") first
+ * for any question that names "property". The keyword leg still indexes a figure's path.
+ */
+export function embeddedText(
+  chunk: Pick<ChunkDraft, 'heading_path' | 'content' | 'content_type'>,
+): string {
+  return chunk.content_type === 'figure' ? chunk.content : indexedText(chunk);
+}
+
 /** Splits text into the largest pieces that fit: paragraphs, then lines, then sentences, then words. */
 function pieces(text: string, maxTokens: number): string[] {
   if (countTokens(text) <= maxTokens) return [text];

@@ -11,7 +11,7 @@ import {
   type Pool,
   type StageDefinition,
 } from '@reports/platform';
-import { chunkDocument, indexedText, type ChunkDraft } from '../chunking/chunker.js';
+import { chunkDocument, embeddedText, indexedText, type ChunkDraft } from '../chunking/chunker.js';
 import { loadDocumentText, lockTarget, replaceChunks } from './store.js';
 
 export interface EmbedDeps {
@@ -74,7 +74,7 @@ async function embedAll(
     try {
       vectors.push(
         ...(await embedder.embed(
-          batch.map((c) => indexedText(c)),
+          batch.map((c) => embeddedText(c)),
           signal,
         )),
       );

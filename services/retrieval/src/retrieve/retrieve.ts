@@ -19,6 +19,7 @@ import {
 } from '@reports/search';
 import { reciprocalRankFusion, type FusedHit } from '../fusion/rrf.js';
 import { diversify, diversifyReports } from '../diversity/diversity.js';
+import { figuresAfterText, limitFigures } from '../figures/figureShare.js';
 import { HYDE_SYSTEM_PROMPT, hydeEmbeddingText, hydePrompt, wantsHyde } from '../hyde/hyde.js';
 import { pickSectionBy } from '@reports/documents';
 import {
@@ -82,6 +83,7 @@ interface Ordered extends FusedHit {
   score: number;
   source_type: string;
   report_id: string;
+  content_type: string;
 }
 
 /** What a request searches, once its scope is resolved for the caller. */
@@ -323,6 +325,7 @@ async function fuseCandidates(
       score: f.rrf_score,
       source_type: rows.get(f.chunk_id)!.source_type,
       report_id: rows.get(f.chunk_id)!.report_id,
+      content_type: rows.get(f.chunk_id)!.content_type,
     }));
   return { ordered, rows };
 }
@@ -428,14 +431,16 @@ export async function retrieve(
     log,
   );
 
-  // Step 5, diversity: across source types in one folder, across reports in a multi-report scope.
+  // Step 5, diversity: across source types in one folder, across reports in a multi-report scope;
+  // before it, photo captions hold at most a third of the top k, after its text (ADR 076).
   const t = performance.now();
+  const limited = limitFigures(ordered, req.top_k, req.query);
   const { selected, swaps } =
     req.scope.type === 'multi_report'
-      ? diversifyReports(ordered, req.top_k)
-      : diversify(ordered, req.top_k);
+      ? diversifyReports(limited, req.top_k)
+      : diversify(limited, req.top_k);
   retrievalMs += since(t);
-  const chunks = toChunks(selected, fused.rows);
+  const chunks = toChunks(swaps > 0 ? figuresAfterText(selected, req.query) : selected, fused.rows);
 
   const id = randomUUID();
   deps.retrievalLog.add({
