@@ -30,6 +30,14 @@ export interface Segment {
   size?: number;
   /** Baseline of the segment's first item (reading coordinates). */
   y?: number;
+  /** The segment's text as runs of one font each, left to right (a form's labels and values). */
+  runs?: FontRun[];
+}
+
+/** Text in one font: a filled-in form prints its labels in one and its values in another. */
+export interface FontRun {
+  font: string;
+  text: string;
 }
 
 export interface Line {
@@ -119,6 +127,8 @@ export function dominantSize(items: Item[]): number {
 export const SEGMENT_GAP = 1.5;
 /** A gap this many font sizes wide is a space between words. */
 export const SPACE_GAP = 0.15;
+/** A gap this many font sizes wide parts two runs of one font (a form's fields). */
+const RUN_GAP = 0.8;
 
 const BULLET_ONLY = /^\s*[•●▪◦■►▸➢-]\s*$/u;
 const CURRENCY_ONLY = /^\s*[$€£]\s*$/;
@@ -128,6 +138,7 @@ export function buildLine(page: number, items: Item[]): Line {
   const size = dominantSize(items);
   const segments: Segment[] = [];
   const segFonts: Map<string, number>[] = [];
+  const segRuns: FontRun[][] = [];
   const lineFonts = new Map<string, number>();
   const words: Word[] = [];
   let seg: Segment | null = null;
@@ -152,6 +163,7 @@ export function buildLine(page: number, items: Item[]): Line {
       seg = { x: it.x, end: it.x + it.width, text, size: it.size, y: it.y };
       segments.push(seg);
       segFonts.push(new Map([[it.font, text.length]]));
+      segRuns.push([{ font: it.font, text }]);
       continue;
     }
     const gap = it.x - seg.end;
@@ -161,6 +173,12 @@ export function buildLine(page: number, items: Item[]): Line {
       !seg.text.endsWith(' ') &&
       !text.startsWith(' ');
     seg.text += (needsSpace ? ' ' : '') + text;
+    const runs = segRuns[segRuns.length - 1] as FontRun[];
+    const run = runs[runs.length - 1] as FontRun;
+    // A gap of most of an em parts runs of one font too (a unit after a value: "520 | sq.ft.").
+    if (run.font === it.font && gap <= RUN_GAP * it.size)
+      run.text += (needsSpace ? ' ' : '') + text;
+    else runs.push({ font: it.font, text });
     seg.end = Math.max(seg.end, it.x + it.width);
     seg.size = Math.max(seg.size ?? 0, it.size);
     const fonts = segFonts[segFonts.length - 1] as Map<string, number>;
@@ -169,6 +187,9 @@ export function buildLine(page: number, items: Item[]): Line {
   segments.forEach((s, i) => {
     s.text = normalizeSpace(s.text);
     s.font = mostOf(segFonts[i] as Map<string, number>);
+    s.runs = (segRuns[i] as FontRun[])
+      .map((r) => ({ font: r.font, text: normalizeSpace(r.text) }))
+      .filter((r) => r.text !== '');
   });
   const kept = segments.filter((s) => s.text !== '');
   const first = kept[0];
@@ -245,7 +266,51 @@ export function groupLines(page: number, items: Item[]): Line[] {
 
 export function pageLines(page: number, rawItems: readonly RawTextItem[]): Line[] {
   const { upright, other } = readingItems(rawItems);
-  return [...groupLines(page, upright), ...groupLines(page, other)];
+  return [...groupLines(page, withoutStackedLetters(upright)), ...groupLines(page, other)];
+}
+
+/**
+ * Drops a margin's word printed as a column of single capitals ("S U B J E C T" down the left
+ * edge of a residential appraisal form, one letter beside each row): each letter would start the
+ * row it sits beside ("S Neighborhood Name …"). A letter goes when it is one of at least four in
+ * a column (centred on one x, each within two line heights of the next), each first on its row,
+ * and not in the alphabet's order (a list's "A", "B", "C", "D").
+ * Pure.
+ */
+export function withoutStackedLetters(items: readonly Item[]): Item[] {
+  const letters = items.filter((it) => /^\s*\p{Lu}\s*$/u.test(it.str));
+  if (letters.length < 4) return [...items];
+  const others = items.filter((it) => !letters.includes(it));
+  // Nothing else on the letter's row starts left of it (or at it).
+  const first = (it: Item): boolean =>
+    !others.some((o) => Math.abs(o.y - it.y) <= it.size && o.x <= it.x + 1);
+  const drop = new Set<Item>();
+  const margin = letters.filter(first).sort((a, b) => b.y - a.y);
+  const columns = new Map<number, Item[]>();
+  for (const it of margin) {
+    // Letters of a column are centred on it: their left edges differ by up to half an em.
+    const key = [...columns.keys()].find((x) => Math.abs(x - it.x) <= it.size / 2) ?? it.x;
+    columns.set(key, [...(columns.get(key) ?? []), it]);
+  }
+  for (const column of columns.values()) {
+    let run: Item[] = [];
+    const close = (): void => {
+      // "A", "B", "C", "D" down a list are its items' letters, not a word.
+      const enumerated = run.every(
+        (it, k) =>
+          k === 0 || it.str.trim().charCodeAt(0) === run[k - 1]!.str.trim().charCodeAt(0) + 1,
+      );
+      if (run.length >= 4 && !enumerated) for (const it of run) drop.add(it);
+      run = [];
+    };
+    for (const it of column) {
+      const prev = run[run.length - 1];
+      if (prev && prev.y - it.y > 2 * Math.max(prev.size, it.size) * 1.25) close();
+      run.push(it);
+    }
+    close();
+  }
+  return drop.size === 0 ? [...items] : items.filter((it) => !drop.has(it));
 }
 
 export function round(n: number): number {

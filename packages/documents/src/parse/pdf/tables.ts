@@ -1,4 +1,5 @@
 import { padRows } from '../text.js';
+import { formFontsByPage, formRows } from './forms.js';
 import type { Line, Segment } from './lines.js';
 
 /** A run of lines laid out in aligned columns. */
@@ -109,13 +110,96 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     // One row of three or more cells wrapped over several lines is a table too.
     const wrappedRow = rows.length === 1 && cols.length >= 3 && j - i >= 2;
     if ((rows.length >= 2 || wrappedRow) && long * 2 < cells.length) {
-      runs.push({ start: i, end: j, rows: withoutOperators(padRows(rows)), page: first.page });
+      const above = headerAbove(lines, i, cols, rows, isBody, runs.at(-1)?.end ?? 0);
+      if (above) rows.unshift(above.row);
+      const start = above?.start ?? i;
+      runs.push({ start, end: j, rows: withoutOperators(padRows(rows)), page: first.page });
       i = j;
     } else {
       i++;
     }
   }
   return runs;
+}
+
+/** Lines a table's header may be set over, and how far apart (in sizes) they and the table are. */
+const HEADER_LINES = 4;
+const HEADER_LEADING = 2;
+const HEADER_GAP = 4;
+
+/** A column's title, or a line of one: a few words, no punctuation of a sentence, list or label. */
+function columnTitle(text: string): boolean {
+  return (
+    /\p{L}{2}/u.test(text) &&
+    text.length <= 32 &&
+    text.split(/\s+/).length <= 4 &&
+    !/[.,;:]/.test(text.replace(/\.(?=\w)/g, '')) &&
+    !/^\p{Ll}/u.test(text)
+  );
+}
+
+/**
+ * The header of a table whose first row starts with its label ("90-Day Marketing Time | $225,000 |
+ * $225,000 | $4,290 | $215,000"), printed over its value columns and set apart from its rows, each
+ * title wrapped and staggered over lines of its own ("As-Is Price | As-Repaired | 30-Day Quick",
+ * "Land Only Price", "Estimate | Price Estimate | Sale Price"): the lines just above whose every
+ * segment is a title (a few words, no sentence) standing over one value column (by its middle,
+ * between the columns' midpoints), none over the label column. Each column's title is its words
+ * top to bottom. Null when no line above is such, or it titles fewer than two value columns or
+ * half of them.
+ */
+function headerAbove(
+  lines: readonly Line[],
+  i: number,
+  cols: readonly Segment[],
+  rows: readonly string[][],
+  isBody: (i: number) => boolean,
+  floor: number,
+): { start: number; row: string[] } | null {
+  const labelCol = cols[0];
+  // Rows of a label and its figures ("90-Day Marketing Time | $225,000 | …"): a row of titles
+  // is a header itself, and labels ending in a colon pair with their values.
+  if (
+    !labelCol ||
+    cols.length < 3 ||
+    rows.some((r) => !/\p{L}{2}/u.test(r[0] ?? '') || /:$/.test(r[0] ?? '')) ||
+    !(rows[0] ?? []).slice(1).some((c) => /\d/.test(c))
+  )
+    return null;
+  const first = lines[i] as Line;
+  const bound = (c: number, side: -1 | 1): number => {
+    const col = cols[c] as Segment;
+    const next = cols[c + side];
+    if (!next) return side < 0 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    return side < 0 ? (next.end + col.x) / 2 : (col.end + next.x) / 2;
+  };
+  const titles: string[][] = cols.map(() => []);
+  let start = i;
+  for (let k = i - 1; k >= Math.max(floor, i - HEADER_LINES); k--) {
+    const line = lines[k] as Line;
+    const below = lines[k + 1] as Line;
+    const leading = k === i - 1 ? HEADER_GAP : HEADER_LEADING;
+    if (
+      line.page !== first.page ||
+      !isBody(k) ||
+      line.y - below.y > leading * first.size ||
+      line.size > first.size * 1.1
+    )
+      break;
+    const placed = line.segments.map((seg) => {
+      const middle = (seg.x + seg.end) / 2;
+      if (seg.x <= labelCol.end || !columnTitle(seg.text)) return -1;
+      for (let c = 1; c < cols.length; c++)
+        if (middle >= bound(c, -1) && middle < bound(c, 1)) return c;
+      return -1;
+    });
+    if (placed.some((c) => c < 0)) break;
+    placed.forEach((c, n) => (titles[c] as string[]).unshift(line.segments[n]!.text));
+    start = k;
+  }
+  const titled = titles.filter((t) => t.length > 0).length;
+  if (start === i || titled < 2 || titled * 2 < cols.length - 1) return null;
+  return { start, row: titles.map((t) => t.join(' ')) };
 }
 
 /** A cell cut after a joining word or mark ("Roofing &", "Doors and"). */
@@ -703,12 +787,17 @@ function valueCards(lines: Line[], i: number): GridRun | null {
   return { start: i, end: i + 2, page: values.page, pairs };
 }
 
-/** Label/value grids and rating grids, in line order; their lines are neither headings nor tables. */
+/**
+ * Form rows, label/value grids and rating grids, in line order; their lines are neither headings
+ * nor tables.
+ */
 export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
   const runs: GridRun[] = [];
   const legend = legendLookup(lines);
+  const forms = formFontsByPage(lines);
   for (let i = 0; i < lines.length; i++) {
     const run =
+      formRows(lines, i, forms) ??
       ratingGrid(lines, i, lines) ??
       codedRows(lines, i, legend) ??
       labelGrid(lines, i, body) ??

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { analysePages } from '../src/parse/pdf.js';
+import type { RawTextItem } from '../src/parse/pdf.js';
+import { withoutStackedLetters, type Item } from '../src/parse/pdf/lines.js';
+
+const SIZE = 8;
+
+/** A pdf.js text item at (x, y) in `font`, its glyphs half an em wide. */
+function item(str: string, x: number, y: number, font: string): RawTextItem {
+  return {
+    str,
+    transform: [SIZE, 0, 0, SIZE, x, y],
+    width: str.length * SIZE * 0.5,
+    height: SIZE,
+    fontName: font,
+  };
+}
+
+type Part = [text: string, font: string];
+
+/**
+ * A form row: each part right after the one before (a label and the value typed beside it), and
+ * a wide gap before a label that follows a value (the form's next field).
+ */
+function row(y: number, parts: Part[], x0 = 40): RawTextItem[] {
+  let x = x0;
+  let prev = '';
+  return parts.map(([text, font]) => {
+    x += prev === 'V' && font === 'L' ? 30 : prev ? 2 : 0;
+    const it = item(text, x, y, font);
+    x += text.length * SIZE * 0.5;
+    prev = font;
+    return it;
+  });
+}
+
+function paragraphs(items: RawTextItem[]): string[] {
+  const [section] = analysePages([{ height: 792, items }]).filter((s) => s.markdown !== '');
+  return (section?.markdown ?? '')
+    .split(/\n{2,}/)
+    .map((p) => p.replace(/\\/g, '').trim())
+    .filter((p) => p !== '');
+}
+
+const FORM: RawTextItem[] = [
+  ...row(700, [
+    ['Property Address', 'L'],
+    ['17 Elm Dr', 'V'],
+    ['City', 'L'],
+    ['Johnston', 'V'],
+    ['State', 'L'],
+    ['RI', 'V'],
+  ]),
+  ...row(688, [
+    ['Borrower', 'L'],
+    ['Ann Buyer', 'V'],
+    ['Owner of Public Record', 'L'],
+    ['Eve Seller', 'V'],
+    ['County', 'L'],
+    ['Providence', 'V'],
+  ]),
+  ...row(676, [
+    ['Tax Year', 'L'],
+    ['2025', 'V'],
+    ['R.E. Taxes $', 'L'],
+    ['5,550', 'V'],
+  ]),
+  ...row(664, [
+    ['Occupant', 'L'],
+    ['Owner', 'L'],
+    ['8', 'M'],
+    ['Tenant', 'L'],
+    ['Vacant', 'L'],
+  ]),
+  ...row(652, [
+    ['Basement Area', 'L'],
+    ['520', 'V'],
+    ['sq.ft. Roof Surface', 'L'],
+    ['Asphalt/Average', 'V'],
+  ]),
+  ...row(640, [
+    ['Assignment Type', 'L'],
+    ['Purchase', 'L'],
+    ['8', 'M'],
+    ['Refinance', 'L'],
+  ]),
+  ...row(628, [
+    ['Finished area above grade contains:', 'L'],
+    ['7', 'V'],
+    ['Rooms', 'L'],
+    ['3', 'V'],
+    ['Bedrooms', 'L'],
+  ]),
+  ...row(616, [
+    ['Date of Contract', 'L'],
+    ['10/04/2025', 'V'],
+    ['Is the property seller the owner of public record?', 'L'],
+    ['Yes', 'L'],
+    ['No', 'L'],
+  ]),
+];
+
+describe('filled-in forms (labels in one type, the values typed in another)', () => {
+  it('reads each field as "Label: value", a check mark before the choice it checks', () => {
+    expect(paragraphs(FORM)).toEqual([
+      'Property Address: 17 Elm Dr',
+      'City: Johnston',
+      'State: RI',
+      'Borrower: Ann Buyer',
+      'Owner of Public Record: Eve Seller',
+      'County: Providence',
+      'Tax Year: 2025',
+      'R.E. Taxes: $5,550',
+      'Occupant Owner ✘ Tenant Vacant',
+      'Basement Area: 520 sq.ft.',
+      'Roof Surface: Asphalt/Average',
+      'Assignment Type Purchase ✘ Refinance',
+      'Finished area above grade contains: 7 Rooms 3 Bedrooms',
+      'Date of Contract: 10/04/2025',
+      'Is the property seller the owner of public record? Yes No',
+    ]);
+  });
+
+  it('reads a dash set in a font of its own as the dash it is, not as a check mark', () => {
+    const dashes = [
+      ...FORM.filter((i) => i.fontName !== 'M'),
+      ...row(604, [
+        ['Phone', 'L'],
+        ['404', 'V'],
+      ]),
+      item('−', 72, 604, 'S'),
+      item('973', 76, 604, 'V'),
+      item('−', 90, 604, 'S'),
+      item('2568', 94, 604, 'V'),
+    ];
+    const out = paragraphs(dashes);
+    expect(out.join(' ')).not.toContain('✘');
+    expect(out.some((p) => p.startsWith('Phone: 404') && p.includes('973'))).toBe(true);
+  });
+
+  it('leaves a row of values in columns of their own to the table it belongs to', () => {
+    const grid = [
+      ...FORM,
+      ...[600, 588, 576].flatMap((y, k) => [
+        item(['Sale Price', 'Site', 'Condition'][k] as string, 40, y, 'L'),
+        ...['$450,000', '$480,029', '$400,000'].map((v, c) => item(v, 160 + c * 120, y, 'V')),
+      ]),
+    ];
+    const out = paragraphs(grid);
+    expect(out.some((p) => p.includes('Sale Price:'))).toBe(false);
+    expect(out.some((p) => p.includes('$480,029'))).toBe(true);
+  });
+
+  it('does not take a bold lead-in per paragraph for a form', () => {
+    const items = [700, 688, 676, 664, 652, 640, 628].flatMap((y) =>
+      row(y, [
+        ['Roof', 'B'],
+        ['shingles are worn and lifting at the ridge.', 'R'],
+      ]),
+    );
+    const out = paragraphs(items);
+    expect(out.join(' ')).not.toContain('Roof:');
+  });
+});
+
+describe('withoutStackedLetters', () => {
+  const at = (str: string, x: number, y: number): Item => ({
+    str,
+    x,
+    y,
+    width: str.length * SIZE * 0.5,
+    size: SIZE,
+    font: 'f',
+  });
+
+  it('drops a word printed down the margin one capital a row, and keeps the rows', () => {
+    const rows = [700, 690, 680, 670, 660].map((y) => at('Label text', 30, y));
+    const letters = 'SUBJE'.split('').map((c, k) => at(c, 18 + (k % 2) * 0.6, 700 - k * 10));
+    const kept = withoutStackedLetters([...letters, ...rows]);
+    expect(kept.map((i) => i.str)).toEqual(rows.map((r) => r.str));
+  });
+
+  it('keeps the letters of a list ("A", "B", "C", "D" down its items)', () => {
+    const letters = 'ABCD'.split('').map((c, k) => at(c, 18, 700 - k * 10));
+    const rows = [700, 690, 680, 670].map((y) => at('Land Sale Data Sheets', 30, y));
+    expect(withoutStackedLetters([...letters, ...rows])).toHaveLength(8);
+  });
+
+  it('keeps a column of marks inside a table (other text starts left of them)', () => {
+    const rows = [700, 690, 680, 670, 660].flatMap((y) => [at('Item', 30, y), at('X', 120, y)]);
+    expect(withoutStackedLetters(rows)).toHaveLength(rows.length);
+  });
+});
+
+describe('a table whose header is set apart from its rows', () => {
+  const at = (str: string, x: number, y: number, size = 8): RawTextItem => ({
+    str,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+  });
+
+  it('takes the titles staggered over the value columns above it as its header', () => {
+    const items = [
+      at('Price opinion of the subject property', 40, 260, 10),
+      at('As-Is Price', 236, 197),
+      at('As-Repaired', 306, 197),
+      at('30-Day Quick', 451, 197),
+      at('Land Only Price', 373, 191),
+      at('Estimate', 239, 185),
+      at('Price Estimate', 302, 185),
+      at('Sale Price', 458, 185),
+      at('90-Day Marketing Time', 100, 157.5, 9),
+      at('$225,000', 236, 157.5, 9),
+      at('$225,000', 309, 157.5, 9),
+      at('$4,290', 388, 157.5, 9),
+      at('$215,000', 456, 157.5, 9),
+      at('Recommended List Price', 100, 141, 9),
+      at('$240,000', 236, 141, 9),
+      at('$240,000', 309, 141, 9),
+    ];
+    const [section] = analysePages([{ height: 792, items }]).filter((s) => s.tables.length > 0);
+    expect(section?.tables[0]?.rows.slice(0, 2)).toEqual([
+      [
+        '',
+        'As-Is Price Estimate',
+        'As-Repaired Price Estimate',
+        'Land Only Price',
+        '30-Day Quick Sale Price',
+      ],
+      ['90-Day Marketing Time', '$225,000', '$225,000', '$4,290', '$215,000'],
+    ]);
+  });
+
+  it('does not take a wrapped line of text above a table for its header', () => {
+    const items = [
+      at('Copper, Pex', 236, 170),
+      at('Water Supply', 128, 157.5, 9),
+      at('Copper', 236, 157.5, 9),
+      at('Good', 309, 157.5, 9),
+      at('Drains', 128, 141, 9),
+      at('PVC', 236, 141, 9),
+      at('Fair', 309, 141, 9),
+    ];
+    const [section] = analysePages([{ height: 792, items }]).filter((s) => s.tables.length > 0);
+    expect(section?.tables[0]?.rows[0]).toEqual(['Water Supply', 'Copper', 'Good']);
+  });
+});
