@@ -1157,4 +1157,26 @@ describe('local answerer: a valuer’s figures', () => {
       '$1,754,088, rounded to $1,755,000',
     );
   });
+
+  it('reads a form’s dot leader to its figure as its label', () => {
+    const form = doc(
+      'Uniform Residential Appraisal Report',
+      'Lender/Client: Shoreham Bank\n\nAddress: One Home Loan Plaza, Suite 3\n\n' +
+        'ESTIMATED REPLACEMENT COST NEW OPINION OF SITE VALUE ........................ =$ 425000\n\n' +
+        'Source of cost data DwellingCost',
+      1,
+    );
+    expect(lead('What is the opinion of site value?', [form])).toContain('SITE VALUE: $ 425000');
+  });
+
+  it('answers when with a time back from now as a form puts it', () => {
+    const form = doc(
+      'Uniform Residential Appraisal Report',
+      'Describe the condition of the property (including needed repairs, deterioration, renovations, remodeling, etc.).\n\n' +
+        'C3;Kitchen-updated-one to five years ago;Bathrooms-updated-one to five years ago;Improvements consist of updated cabinets.\n\n' +
+        'UADDEF 9-2011 (Updated 1/2014) UAD Version 1/2014.',
+      1,
+    );
+    expect(lead('When was the kitchen updated?', [form])).toContain('one to five years ago');
+  });
 });

@@ -316,6 +316,9 @@ export function cleanText(line: string): string {
       .replace(/(^|\s)[*_](\S(?:.*?[^\s\\])?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
       .replace(/\\([\\`*_{}[\]()#+\-.!|>~<&$])/g, '$1') // markdown escapes: the character itself
       .replace(/&nbsp;/g, ' ')
+      // A form's dot leader to its figure ("OPINION OF SITE VALUE ........ =$ 425000"): a label
+      // and its value. A contents line's leader to a page number stays.
+      .replace(/\s*\.{4,}\s*(?:=\s*(?=[$\d(-])|(?=\$))/g, ': ')
       .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
       // "8 years old.Looked at": a sentence run into the next one.
       .replace(/(\p{Ll}{2})\.(\p{Lu}\p{Ll})/gu, '$1. $2')
@@ -1104,9 +1107,19 @@ function namesPerson(text: string): boolean {
 const DURATION =
   /\b(in|within|every|after|before)( the next| the coming)? \d+ ([a-z]+ )?(days?|weeks?|months?|years?)\b|\b(annually|yearly|every year)\b/i;
 
-/** Whether a fact says when: a date, a year or a time from now. */
+/** A time back from now: "one to five years ago", "3 months ago", "last year". */
+const AGO =
+  /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)(?: to (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty))? (?:days?|weeks?|months?|years?) ago\b|\blast (?:year|month|week)\b/i;
+
+/** Whether a fact says when: a date, a year, a time from now or back from now. */
 function saysWhen(text: string): boolean {
-  return DATE_VALUE.test(text) || YEAR.test(text) || DURATION.test(text) || SEASON.test(text);
+  return (
+    DATE_VALUE.test(text) ||
+    YEAR.test(text) ||
+    DURATION.test(text) ||
+    AGO.test(text) ||
+    SEASON.test(text)
+  );
 }
 
 /** A time of year or weather, as "when does it get worse?" is answered ("during monsoon"). */
@@ -1331,7 +1344,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       muchOf(query) === null) ||
     /\b(cost|price|fee|charge) (of|for)\b/i.test(query) ||
     // "What did the buyer pay?", "What was it listed for?": an amount of money.
-    /\b(pay|paid|listed for|listed at|sold for|bought for)\b/i.test(query);
+    /\b(pay|paid|listed for|listed at|sold for|sell for|sells for|bought for)\b/i.test(query);
   // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
   // sentence about how values are found; an R-value or U-value is no amount of money.
   const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
