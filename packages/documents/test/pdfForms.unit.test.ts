@@ -5,13 +5,13 @@ import { withoutStackedLetters, type Item } from '../src/parse/pdf/lines.js';
 
 const SIZE = 8;
 
-/** A pdf.js text item at (x, y) in `font`, its glyphs half an em wide. */
-function item(str: string, x: number, y: number, font: string): RawTextItem {
+/** A pdf.js text item at (x, y) in `font`, `size` points high, its glyphs half an em wide. */
+function item(str: string, x: number, y: number, font = '', size = SIZE): RawTextItem {
   return {
     str,
-    transform: [SIZE, 0, 0, SIZE, x, y],
-    width: str.length * SIZE * 0.5,
-    height: SIZE,
+    transform: [size, 0, 0, size, x, y],
+    width: str.length * size * 0.5,
+    height: size,
     fontName: font,
   };
 }
@@ -193,31 +193,24 @@ describe('withoutStackedLetters', () => {
 });
 
 describe('a table whose header is set apart from its rows', () => {
-  const at = (str: string, x: number, y: number, size = 8): RawTextItem => ({
-    str,
-    transform: [size, 0, 0, size, x, y],
-    width: str.length * size * 0.5,
-    height: size,
-  });
-
   it('takes the titles staggered over the value columns above it as its header', () => {
     const items = [
-      at('Price opinion of the subject property', 40, 260, 10),
-      at('As-Is Price', 236, 197),
-      at('As-Repaired', 306, 197),
-      at('30-Day Quick', 451, 197),
-      at('Land Only Price', 373, 191),
-      at('Estimate', 239, 185),
-      at('Price Estimate', 302, 185),
-      at('Sale Price', 458, 185),
-      at('90-Day Marketing Time', 100, 157.5, 9),
-      at('$225,000', 236, 157.5, 9),
-      at('$225,000', 309, 157.5, 9),
-      at('$4,290', 388, 157.5, 9),
-      at('$215,000', 456, 157.5, 9),
-      at('Recommended List Price', 100, 141, 9),
-      at('$240,000', 236, 141, 9),
-      at('$240,000', 309, 141, 9),
+      item('Price opinion of the subject property', 40, 260, '', 10),
+      item('As-Is Price', 236, 197),
+      item('As-Repaired', 306, 197),
+      item('30-Day Quick', 451, 197),
+      item('Land Only Price', 373, 191),
+      item('Estimate', 239, 185),
+      item('Price Estimate', 302, 185),
+      item('Sale Price', 458, 185),
+      item('90-Day Marketing Time', 100, 157.5, '', 9),
+      item('$225,000', 236, 157.5, '', 9),
+      item('$225,000', 309, 157.5, '', 9),
+      item('$4,290', 388, 157.5, '', 9),
+      item('$215,000', 456, 157.5, '', 9),
+      item('Recommended List Price', 100, 141, '', 9),
+      item('$240,000', 236, 141, '', 9),
+      item('$240,000', 309, 141, '', 9),
     ];
     const [section] = analysePages([{ height: 792, items }]).filter((s) => s.tables.length > 0);
     expect(section?.tables[0]?.rows.slice(0, 2)).toEqual([
@@ -234,13 +227,13 @@ describe('a table whose header is set apart from its rows', () => {
 
   it('does not take a wrapped line of text above a table for its header', () => {
     const items = [
-      at('Copper, Pex', 236, 170),
-      at('Water Supply', 128, 157.5, 9),
-      at('Copper', 236, 157.5, 9),
-      at('Good', 309, 157.5, 9),
-      at('Drains', 128, 141, 9),
-      at('PVC', 236, 141, 9),
-      at('Fair', 309, 141, 9),
+      item('Copper, Pex', 236, 170),
+      item('Water Supply', 128, 157.5, '', 9),
+      item('Copper', 236, 157.5, '', 9),
+      item('Good', 309, 157.5, '', 9),
+      item('Drains', 128, 141, '', 9),
+      item('PVC', 236, 141, '', 9),
+      item('Fair', 309, 141, '', 9),
     ];
     const [section] = analysePages([{ height: 792, items }]).filter((s) => s.tables.length > 0);
     expect(section?.tables[0]?.rows[0]).toEqual(['Water Supply', 'Copper', 'Good']);
