@@ -5,11 +5,9 @@ import type { GridRun } from './tables.js';
 // ("Borrower Derek Ritch Owner of Public Record Eileen Ford County Providence" on a residential
 // appraisal form, where nothing but the type tells a label from its value).
 
-/** The label font and the value font of a page's form. */
+/** The fonts of a page's form: its labels', and its check marks' ("8" in ZapfDingbats is ✘). */
 export interface FormFonts {
   label: string;
-  value: string;
-  /** Fonts the page prints only single characters in: check marks ("8" in ZapfDingbats is ✘). */
   marks: ReadonlySet<string>;
 }
 
@@ -89,8 +87,8 @@ export function formFontsByPage(lines: readonly Line[]): Map<number, FormFonts> 
       .filter(([key]) => key.startsWith(`${startFont}\u0000`))
       .sort((a, b) => b[1].pairs - a[1].pairs)[0];
     if (!best || best[1].pairs < MIN_PAIRS || best[1].rows < MIN_ROWS) continue;
-    const [label = '', value = ''] = best[0].split('\u0000');
-    fonts.set(page, { label, value, marks: markFonts(lines, page) });
+    const [label = ''] = best[0].split('\u0000');
+    fonts.set(page, { label, marks: markFonts(lines, page) });
   }
   return fonts;
 }
