@@ -1169,6 +1169,11 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('What is the opinion of site value?', [form])).toContain('SITE VALUE: $ 425000');
   });
 
+  it('reads a line of a hundred thousand dots without hanging (its leader is taken whole)', () => {
+    const line = `Cost Approach ${'.'.repeat(100_000)} 23`;
+    expect(cleanText(line)).toBe(line);
+  });
+
   it('answers when with a time back from now as a form puts it', () => {
     const form = doc(
       'Uniform Residential Appraisal Report',

@@ -318,7 +318,7 @@ export function cleanText(line: string): string {
       .replace(/&nbsp;/g, ' ')
       // A form's dot leader to its figure ("OPINION OF SITE VALUE ........ =$ 425000"): a label
       // and its value. A contents line's leader to a page number stays.
-      .replace(/\s*\.{4,}\s*(?:=\s*(?=[$\d(-])|(?=\$))/g, ': ')
+      .replace(/(?<![.\s])\s*\.{4,}(?!\.)\s*(?:=\s*(?=[$\d(-])|(?=\$))/g, ': ')
       .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
       // "8 years old.Looked at": a sentence run into the next one.
       .replace(/(\p{Ll}{2})\.(\p{Lu}\p{Ll})/gu, '$1. $2')
