@@ -88,29 +88,34 @@ export function formFontsByPage(lines: readonly Line[]): Map<number, FormFonts> 
       .sort((a, b) => b[1].pairs - a[1].pairs)[0];
     if (!best || best[1].pairs < MIN_PAIRS || best[1].rows < MIN_ROWS) continue;
     const [label = ''] = best[0].split('\u0000');
-    fonts.set(page, { label, marks: markFonts(lines, page) });
+    fonts.set(page, { label, marks: new Set() });
   }
+  // Check marks, on the form pages only, in one pass over the lines.
+  const seen = new Map<number, Map<string, { char: string; n: number } | null>>();
+  for (const line of lines) {
+    if (!fonts.has(line.page)) continue;
+    const page = seen.get(line.page) ?? new Map<string, { char: string; n: number } | null>();
+    seen.set(line.page, page);
+    for (const s of line.segments) for (const r of s.runs ?? []) countMark(page, r);
+  }
+  for (const [page, byFont] of seen)
+    fonts.set(page, {
+      label: fonts.get(page)!.label,
+      marks: new Set([...byFont].filter(([, m]) => m !== null && m.n >= 2).map(([font]) => font)),
+    });
   return fonts;
 }
 
 /**
- * The fonts a page prints one and the same letter or digit in, alone, twice or more: check marks
- * of a symbol font the text layer does not map ("8" is ZapfDingbats' ✘). A symbol it does map
- * ("−") is text; footnote numbers differ from one another.
+ * Counts a run toward its font being a check mark's: a font a page prints one and the same letter
+ * or digit in, alone, twice or more is one of a symbol font the text layer does not map ("8" is
+ * ZapfDingbats' ✘). A symbol it does map ("−") is text; footnote numbers differ from one another.
  */
-function markFonts(lines: readonly Line[], page: number): Set<string> {
-  const seen = new Map<string, { char: string; n: number } | null>();
-  for (const line of lines) {
-    if (line.page !== page) continue;
-    for (const s of line.segments)
-      for (const r of s.runs ?? []) {
-        const prior = seen.get(r.font);
-        if (prior === null) continue;
-        const mark = /^[0-9A-Za-z]$/.test(r.text) && (!prior || prior.char === r.text);
-        seen.set(r.font, mark ? { char: r.text, n: (prior?.n ?? 0) + 1 } : null);
-      }
-  }
-  return new Set([...seen].filter(([, m]) => m !== null && m.n >= 2).map(([font]) => font));
+function countMark(byFont: Map<string, { char: string; n: number } | null>, r: FontRun): void {
+  const prior = byFont.get(r.font);
+  if (prior === null) return;
+  const mark = /^[0-9A-Za-z]$/.test(r.text) && (!prior || prior.char === r.text);
+  byFont.set(r.font, mark ? { char: r.text, n: (prior?.n ?? 0) + 1 } : null);
 }
 
 /**

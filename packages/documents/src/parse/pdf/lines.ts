@@ -280,10 +280,20 @@ export function pageLines(page: number, rawItems: readonly RawTextItem[]): Line[
 export function withoutStackedLetters(items: readonly Item[]): Item[] {
   const letters = items.filter((it) => /^\s*\p{Lu}\s*$/u.test(it.str));
   if (letters.length < 4) return [...items];
-  const others = items.filter((it) => !letters.includes(it));
+  // The leftmost start of the other text on each baseline (rounded to a point).
+  const lettersSet = new Set(letters);
+  const leftmost = new Map<number, number>();
+  for (const o of items) {
+    if (lettersSet.has(o)) continue;
+    const y = Math.round(o.y);
+    leftmost.set(y, Math.min(leftmost.get(y) ?? Number.POSITIVE_INFINITY, o.x));
+  }
   // Nothing else on the letter's row starts left of it (or at it).
-  const first = (it: Item): boolean =>
-    !others.some((o) => Math.abs(o.y - it.y) <= it.size && o.x <= it.x + 1);
+  const first = (it: Item): boolean => {
+    for (let y = Math.floor(it.y - it.size); y <= Math.ceil(it.y + it.size); y++)
+      if ((leftmost.get(y) ?? Number.POSITIVE_INFINITY) <= it.x + 1) return false;
+    return true;
+  };
   const drop = new Set<Item>();
   const margin = letters.filter(first).sort((a, b) => b.y - a.y);
   const columns = new Map<number, Item[]>();
