@@ -37,3 +37,12 @@ export function padRows(rows: string[][]): string[][] {
     r.length < width ? [...r, ...Array.from({ length: width - r.length }, () => '')] : r,
   );
 }
+
+/**
+ * Words, few and short, as a label or a column's title is ("Owner of Public Record", "Land Only
+ * Price"): two letters in a row at least, at most `maxChars` characters and `maxWords` words
+ * (text whose spaces are single, as `normalizeSpace` leaves them). Pure.
+ */
+export function fewWords(text: string, maxChars: number, maxWords: number): boolean {
+  return /\p{L}{2}/u.test(text) && text.length <= maxChars && text.split(' ').length <= maxWords;
+}

@@ -1500,7 +1500,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         (when && t === 'date' && saysWhen(f.text)) ||
         (who &&
           t === 'who' &&
-          ((f.labelled && PERSON_LABEL.test(f.text.split(':')[0] ?? '')) || namesPerson(f.text)))
+          ((f.labelled && PERSON_LABEL.test(labelText)) || namesPerson(f.text)))
       ) {
         score += w;
         matched.push(t);
@@ -1655,12 +1655,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         else if (labelNames && !sentenceUnder) score *= 1.5;
         // "Inspection Date: 15 March 2024" says when the report was made, not when the
         // building was built, unless that is asked.
-        else if (
-          when &&
-          label &&
-          REPORT_EVENT.test(f.text.split(':')[0]!) &&
-          !REPORT_EVENT.test(query)
-        )
+        else if (when && label && REPORT_EVENT.test(labelText) && !REPORT_EVENT.test(query))
           score *= 0.5;
       } else score *= 0.75;
       // A life expectancy is not an age.

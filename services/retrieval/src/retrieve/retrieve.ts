@@ -440,7 +440,8 @@ export async function retrieve(
       ? diversifyReports(limited, req.top_k)
       : diversify(limited, req.top_k);
   retrievalMs += since(t);
-  const chunks = toChunks(swaps > 0 ? figuresAfterText(selected, req.query) : selected, fused.rows);
+  // The diversity rule's swaps re-order by score: its figures go after its text again.
+  const chunks = toChunks(figuresAfterText(selected, req.query), fused.rows);
 
   const id = randomUUID();
   deps.retrievalLog.add({

@@ -1,3 +1,4 @@
+import { fewWords } from '../text.js';
 import type { FontRun, Line } from './lines.js';
 import type { GridRun } from './tables.js';
 
@@ -27,12 +28,7 @@ const COUNTED = /^(?:rooms?|bedrooms?|bdrms?|baths?|bath\(s\)|square feet\b.*|st
 
 /** A form's label: a few words, not a sentence. */
 function labelLike(text: string): boolean {
-  return (
-    text.length <= 48 &&
-    text.split(' ').length <= 6 &&
-    /\p{L}{2}/u.test(text) &&
-    !/[.;!?,]$/.test(text)
-  );
+  return fewWords(text, 48, 6) && !/[.;!?,]$/.test(text);
 }
 
 /** A value typed into a field: not the rest of a sentence a bold word began. */

@@ -300,7 +300,9 @@ export function withoutStackedLetters(items: readonly Item[]): Item[] {
   for (const it of margin) {
     // Letters of a column are centred on it: their left edges differ by up to half an em.
     const key = [...columns.keys()].find((x) => Math.abs(x - it.x) <= it.size / 2) ?? it.x;
-    columns.set(key, [...(columns.get(key) ?? []), it]);
+    const column = columns.get(key);
+    if (column) column.push(it);
+    else columns.set(key, [it]);
   }
   for (const column of columns.values()) {
     let run: Item[] = [];

@@ -1,4 +1,4 @@
-import { padRows } from '../text.js';
+import { fewWords, padRows } from '../text.js';
 import { formFontsByPage, formRows } from './forms.js';
 import type { Line, Segment } from './lines.js';
 
@@ -130,11 +130,7 @@ const HEADER_GAP = 4;
 /** A column's title, or a line of one: a few words, no punctuation of a sentence, list or label. */
 function columnTitle(text: string): boolean {
   return (
-    /\p{L}{2}/u.test(text) &&
-    text.length <= 32 &&
-    text.split(/\s+/).length <= 4 &&
-    !/[.,;:]/.test(text.replace(/\.(?=\w)/g, '')) &&
-    !/^\p{Ll}/u.test(text)
+    fewWords(text, 32, 4) && !/[.,;:]/.test(text.replace(/\.(?=\w)/g, '')) && !/^\p{Ll}/u.test(text)
   );
 }
 
@@ -609,13 +605,7 @@ function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | nu
 
 /** A label as report apps print it: a few words, no digits, not ending a sentence. */
 function labelLike(text: string): boolean {
-  return (
-    text.length <= 32 &&
-    text.split(' ').length <= 4 &&
-    /\p{L}{2}/u.test(text) &&
-    !/\d/.test(text) &&
-    !/[.:;!?,]$/.test(text)
-  );
+  return fewWords(text, 32, 4) && !/\d/.test(text) && !/[.:;!?,]$/.test(text);
 }
 
 function allCaps(text: string): boolean {
