@@ -239,3 +239,132 @@ describe('a table whose header is set apart from its rows', () => {
     expect(section?.tables[0]?.rows[0]).toEqual(['Water Supply', 'Copper', 'Good']);
   });
 });
+
+/** A pdf.js text item turned a quarter left (it reads up the page), starting at (x, y). */
+function upward(str: string, x: number, y: number, size = 7): RawTextItem {
+  return {
+    str,
+    transform: [0, size, -size, 0, x, y],
+    width: str.length * size * 0.5,
+    height: size,
+    fontName: 'M',
+  };
+}
+
+/** Rows of a form's band, `count` of them from `top` down, 11 points apart. */
+function band(name: string, top: number, count: number): RawTextItem[] {
+  return Array.from({ length: count }, (_, k) =>
+    item(`${name} row ${k + 1} value`, 40, top - k * 11, 'R'),
+  );
+}
+
+function sectionsOf(items: RawTextItem[]): { name: string; markdown: string }[] {
+  return analysePages([{ height: 792, items }]).map((s) => ({
+    name: s.name,
+    markdown: s.markdown.replace(/\\/g, ''),
+  }));
+}
+
+describe('appraisal forms', () => {
+  it('takes the titles printed up the left margin for the headings of the bands beside them', () => {
+    // Bands ruled apart (a wider parting between them), each title about the middle of its band.
+    const items = [
+      ...band('Subject', 700, 6),
+      ...band('Contract', 630, 4),
+      ...band('Site', 570, 6),
+      upward('SUBJECT', 27, 660),
+      upward('CONTRACT', 27, 600),
+      upward('SITE', 27, 530),
+    ];
+    const sections = sectionsOf(items).filter((s) => s.markdown !== '');
+    expect(sections.map((s) => s.name)).toEqual(['SUBJECT', 'CONTRACT', 'SITE']);
+    const [subject, contract, site] = sections;
+    expect(subject?.markdown).toContain('Subject row 6 value');
+    expect(subject?.markdown).not.toContain('Contract');
+    expect(contract?.markdown).toContain('Contract row 1 value');
+    expect(contract?.markdown).toContain('Contract row 4 value');
+    expect(contract?.markdown).not.toContain('Site');
+    expect(site?.markdown).toContain('Site row 1 value');
+  });
+
+  it('leaves out a watermark set on a slant across the page', () => {
+    const body = band('Body', 700, 8);
+    // "Under Review" turned 60°, in 120-point type.
+    const mark: RawTextItem = {
+      str: 'Under Review',
+      transform: [60, 103.9, -103.9, 60, 150, 220],
+      width: 720,
+      height: 120,
+      fontName: 'W',
+    };
+    const sections = sectionsOf([...body, mark]);
+    expect(sections.map((s) => s.name)).not.toContain('Under Review');
+    expect(sections.map((s) => s.markdown).join(' ')).not.toContain('Review');
+    expect(sections.map((s) => s.markdown).join(' ')).toContain('Body row 8 value');
+  });
+
+  it('reads a grid of label/value pairs side by side by its figures, a wrapped value with its label', () => {
+    const pairs = (y: number, cells: string[]): RawTextItem[] =>
+      cells.map((c, k) => item(c, [40, 180, 320, 460][k] as number, y, 'R'));
+    const items = [
+      ...band('Intro', 720, 3),
+      ...pairs(680, ['Physical Address', '123 Falling Tree Ct', 'Attachment Type', 'Detached']),
+      ...pairs(669, ['', 'Treeville, VA 12345', 'Units Excluding ADUs', '1']),
+      ...pairs(658, ['Finished Above Grade', '3,002 Sq. Ft.', 'Total Bedrooms', '5']),
+      ...pairs(647, ['Finished Below Grade', '1,300 Sq. Ft.', 'Total Bathrooms', '3']),
+    ];
+    const text = sectionsOf(items)
+      .map((s) => s.markdown)
+      .join('\n');
+    expect(text).toContain('Physical Address: 123 Falling Tree Ct Treeville, VA 12345');
+    expect(text).toContain('Finished Above Grade: 3,002 Sq. Ft.');
+    expect(text).toContain('Total Bedrooms: 5');
+    expect(text).not.toContain('| Finished Above Grade |');
+  });
+
+  it('keeps a grid whose cells repeat (a comparables grid) as a table', () => {
+    const cells = (y: number, row: string[]): RawTextItem[] =>
+      row.map((c, k) => item(c, [40, 180, 320, 460][k] as number, y, 'R'));
+    const items = [
+      ...band('Intro', 720, 3),
+      ...cells(680, ['Condition', 'C4', 'C4', 'C3']),
+      ...cells(669, ['Quality', 'Q4', 'Q3', 'Q4']),
+      ...cells(658, ['Year Built', '2004', '2004', '2001']),
+    ];
+    const text = sectionsOf(items)
+      .map((s) => s.markdown)
+      .join('\n');
+    expect(text).not.toContain('Condition: C4');
+    expect(text).toMatch(/\|\s*Condition\s*\|\s*C4\s*\|\s*C4\s*\|\s*C3\s*\|/);
+  });
+
+  it('takes a bold line a size above the body for a heading, not a badge repeated over items', () => {
+    const body = (top: number, page: number): RawTextItem[] =>
+      Array.from({ length: 5 }, (_, k) =>
+        item(
+          `The appraiser measured the dwelling and noted its finishes on page ${page}, line ${k}.`,
+          40,
+          top - k * 11,
+          'R',
+          9,
+        ),
+      );
+    const page = (n: number, title: string): RawTextItem[] => [
+      item(title, 40, 740, 'B', 10),
+      ...body(720, n),
+      item('Degraded', 40, 650, 'B', 10),
+      ...body(635, n),
+      item('Forestry and', 40, 560, 'B', 10),
+      ...body(545, n),
+    ];
+    const sections = analysePages([
+      { height: 792, items: page(1, 'Contact Information') },
+      { height: 792, items: page(2, 'Market Commentary') },
+    ]);
+    const names = sections.map((s) => s.name);
+    expect(names).toContain('Contact Information');
+    expect(names).toContain('Market Commentary');
+    expect(names).not.toContain('Degraded');
+    expect(names).not.toContain('Forestry and');
+  });
+});

@@ -33,9 +33,32 @@ export function fontHeadings(
   const pageBody = new Map(
     [...pageBodySizes(lines)].filter(([, size]) => size >= bodySize * 1.2 - 0.01),
   );
+  const pageFont = pageBodyFonts(lines, bodySize);
+  // A line a little larger than the body in a face of its own, all of it ("Contact Information"
+  // in bold 10 pt over label rows in 9 pt), is set apart as much as a larger one.
+  const pageSize = pageTypeSizes(lines);
+  const boldTitle = (l: Line): boolean =>
+    l.size >= Math.max(bodySize, pageSize.get(l.page) ?? 0) * BOLD_HEADING_RATIO - 0.01 &&
+    l.text.split(' ').length <= STYLED_WORDS &&
+    !WRAPPED_END.test(l.text) &&
+    !VALUE_WORD.test(l.text) &&
+    !!l.font &&
+    l.font !== pageFont.get(l.page) &&
+    l.segments.length === 1 &&
+    l.segments.every((s) => (s.runs ?? []).every((r) => r.font === l.font)) &&
+    TITLE_WORDS.test(l.text.replace(SECTION_NUMBER, ''));
+  // A title repeated over and over ("Degraded", "No change" on a snag list's items) is a badge.
+  const badges = new Map<string, number>();
+  for (const l of lines)
+    if (l.size < bodySize * 1.2 - 0.01 && boldTitle(l))
+      badges.set(l.text.toLowerCase(), (badges.get(l.text.toLowerCase()) ?? 0) + 1);
+  const setApart = (l: Line): boolean =>
+    l.size >= bodySize * 1.2 - 0.01 ||
+    (boldTitle(l) && (badges.get(l.text.toLowerCase()) ?? 0) < 2);
   const isHeading = (l: Line, i: number): boolean =>
     !exclude.has(i) &&
-    l.size >= bodySize * 1.2 - 0.01 &&
+    !l.marginTitle &&
+    setApart(l) &&
     round(l.size) !== pageBody.get(l.page) &&
     l.text.length < MAX_HEADING_CHARS &&
     !/\.$/.test(l.text) &&
@@ -97,7 +120,68 @@ export function fontHeadings(
   const centred = centredTitles(lines, bodySize, pageBody, bodyFont, widths, exclude)
     .filter((m) => !range(m.at, m.at + m.span).some((k) => found.has(k)))
     .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1) }));
-  return [...sized, ...styled, ...centred].sort((a, b) => a.at - b.at);
+  // A form's titles up its margin name the bands of rows beside them.
+  const margin = lines.flatMap((line, i) =>
+    line.marginTitle && !exclude.has(i)
+      ? [{ at: i, span: 1, name: line.text, page: line.page, level: Math.min(6, sizes.length + 1) }]
+      : [],
+  );
+  return [...sized, ...styled, ...centred, ...margin].sort((a, b) => a.at - b.at);
+}
+
+/** How much larger than the body a line in a face of its own is to be a heading. */
+const BOLD_HEADING_RATIO = 1.1;
+/** A heading's number ("2.1 ", "Section 3 — "). */
+const SECTION_NUMBER =
+  /^(?:(?:section|part|chapter|appendix)\s+)?\d{1,2}(?:\.\d{1,2})*\.?\s*[—–:-]?\s*/i;
+/** A line that goes on in the next ("Forestry and", "Dwelling,", "Setback from"), or leads in. */
+const WRAPPED_END =
+  /(?:[,;:(&/-]|\b(?:and|or|of|to|the|a|an|from|with|for|in|on|by|than|that|will|is|are|as))$/i;
+/** A value, not a title. */
+const VALUE_WORD = /^(?:none|yes|no|n\/a|true|false)$/i;
+/** A title's words: a capital first, no figures ("12/22 Tasks Completed" is a count). */
+const TITLE_WORDS = /^\p{Lu}[^\d•]*$/u;
+
+/** The size of most of each page's characters. Pure. */
+function pageTypeSizes(lines: readonly Line[]): Map<number, number> {
+  const weights = new Map<number, Map<number, number>>();
+  for (const l of lines) {
+    const sizes = weights.get(l.page) ?? new Map<number, number>();
+    sizes.set(round(l.size), (sizes.get(round(l.size)) ?? 0) + l.text.length);
+    weights.set(l.page, sizes);
+  }
+  return new Map(
+    [...weights].map(([page, sizes]) => [page, [...sizes].sort((a, b) => b[1] - a[1])[0]![0]]),
+  );
+}
+
+/** A run of text this long is prose (a form's labels are shorter). */
+const PROSE_RUN = 40;
+
+/**
+ * The font of most body-size prose on each page (runs of 40 characters or more, else any text).
+ * A document's pages may each load their fonts afresh, so one face has another name on every
+ * page: a line's face is told from its page's body. Pure.
+ */
+export function pageBodyFonts(lines: readonly Line[], bodySize: number): Map<number, string> {
+  const weights = new Map<number, Map<string, number>>();
+  for (const l of lines) {
+    if (round(l.size) !== round(bodySize)) continue;
+    const fonts = weights.get(l.page) ?? new Map<string, number>();
+    for (const s of l.segments) {
+      const font = s.font ?? l.font;
+      if (!font) continue;
+      const weight = s.text.length >= PROSE_RUN ? s.text.length * 100 : s.text.length;
+      fonts.set(font, (fonts.get(font) ?? 0) + weight);
+    }
+    weights.set(l.page, fonts);
+  }
+  const out = new Map<number, string>();
+  for (const [page, fonts] of weights) {
+    const top = [...fonts].sort((a, b) => b[1] - a[1])[0];
+    if (top) out.set(page, top[0]);
+  }
+  return out;
 }
 
 /** How far (share of the page's width) a centred title's middle may lie from the page's. */

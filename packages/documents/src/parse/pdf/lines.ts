@@ -57,6 +57,8 @@ export interface Line {
   words?: Word[];
   /** Laid out from OCR markdown: its tables are marked up as such, so they are kept as tables. */
   fromOcr?: boolean;
+  /** A title printed up the page's margin beside the rows it names: a heading, set before them. */
+  marginTitle?: boolean;
 }
 
 export interface RawTextItem {
@@ -76,10 +78,19 @@ export function bulletGlyph(str: string): string {
   return /^\s*[\uf020-\uf0ff]\s*$/u.test(str) ? '•' : str;
 }
 
-/** Text items in "reading coordinates": rotated pages are turned upright by their dominant text direction. */
-export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; other: Item[] } {
-  type Oriented = Item & { orientation: number };
-  const items: Oriented[] = [];
+/** How far (a share of a right angle, 0.1 = 9°) text may lean from upright or a quarter turn. */
+const SLANT = 0.1;
+
+/**
+ * Text items in "reading coordinates": rotated pages are turned upright by their dominant text
+ * direction. Text on a slant is left out: a watermark, not what the page says.
+ */
+export function readingItems(raw: readonly RawTextItem[]): {
+  upright: Item[];
+  other: OrientedItem[];
+  dominant: number;
+} {
+  const items: OrientedItem[] = [];
   for (const r of raw) {
     if (typeof r.str !== 'string' || r.str.trim() === '' || !Array.isArray(r.transform)) continue;
     const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = r.transform as number[];
@@ -87,7 +98,10 @@ export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; ot
       Math.hypot(c, d) || (typeof r.height === 'number' ? r.height : 0) || Math.hypot(a, b) || 1;
     // 0: left-to-right upright, 1: rotated 90° (text runs upward), 2: upside down, 3: rotated 270°.
     const angle = Math.atan2(b, a);
-    const orientation = ((Math.round(angle / (Math.PI / 2)) % 4) + 4) % 4;
+    const quarter = angle / (Math.PI / 2);
+    // Text set on a slant ("Under Review", "DRAFT", "SAMPLE" across the page) is a watermark.
+    if (Math.abs(quarter - Math.round(quarter)) > SLANT) continue;
+    const orientation = ((Math.round(quarter) % 4) + 4) % 4;
     const width = typeof r.width === 'number' ? r.width : 0;
     let x = e;
     let y = f;
@@ -103,8 +117,12 @@ export function readingItems(raw: readonly RawTextItem[]): { upright: Item[]; ot
   return {
     upright: items.filter((i) => i.orientation === dominant),
     other: items.filter((i) => i.orientation !== dominant),
+    dominant,
   };
 }
+
+/** An item with its direction: 0 upright, 1 turned a quarter left (reads upward), 2, 3. */
+export type OrientedItem = Item & { orientation: number };
 
 export function dominantSize(items: Item[]): number {
   const weights = new Map<number, number>();
@@ -265,8 +283,112 @@ export function groupLines(page: number, items: Item[]): Line[] {
 }
 
 export function pageLines(page: number, rawItems: readonly RawTextItem[]): Line[] {
-  const { upright, other } = readingItems(rawItems);
-  return [...groupLines(page, withoutStackedLetters(upright)), ...groupLines(page, other)];
+  const { upright, other, dominant } = readingItems(rawItems);
+  const lines = groupLines(page, withoutStackedLetters(upright));
+  const titles = dominant === 0 ? marginTitles(page, lines, other) : [];
+  const rest = other.filter((it) => !titles.some((t) => t.item === it));
+  return [...withMarginTitles(lines, titles), ...groupLines(page, rest)];
+}
+
+/** A margin title's words: capitals, a few words ("SALES COMPARISON APPROACH", "PUD INFORMATION"). */
+const MARGIN_TITLE = /^\p{Lu}[\p{Lu} &/-]{2,39}$/u;
+
+interface MarginTitle {
+  item: OrientedItem;
+  line: Line;
+  /** Where its text starts and ends up the page (page coordinates, larger = higher). */
+  bottom: number;
+  top: number;
+}
+
+/**
+ * Words printed up the left margin of a form, each beside the band of rows it names ("SUBJECT",
+ * "CONTRACT", "NEIGHBORHOOD", "SITE" up the edge of a residential appraisal form): text turned a
+ * quarter left, in capitals, left of the page's upright text. Pure.
+ */
+function marginTitles(page: number, lines: readonly Line[], other: readonly OrientedItem[]) {
+  if (lines.length === 0) return [];
+  const lefts = lines.map((l) => l.x).sort((a, b) => a - b);
+  const margin = lefts[Math.floor(lefts.length * 0.05)] as number;
+  const titles: MarginTitle[] = [];
+  for (const item of other) {
+    const text = item.str.trim();
+    // Turned a quarter left, the item's reading x runs up the page and its page x is -y.
+    if (item.orientation !== 1 || !MARGIN_TITLE.test(text) || -item.y > margin) continue;
+    const line: Line = {
+      page,
+      y: item.x + item.width,
+      x: -item.y - item.size,
+      end: -item.y,
+      size: item.size,
+      text,
+      segments: [{ x: -item.y - item.size, end: -item.y, text, size: item.size, y: item.x }],
+      font: item.font,
+      marginTitle: true,
+    };
+    titles.push({ item, line, bottom: item.x, top: item.x + item.width });
+  }
+  return titles.sort((a, b) => b.top - a.top);
+}
+
+/** How much a parting's width counts against its distance from where a band should meet the next. */
+const PARTING_DRIFT = 0.5;
+/** Rows of one band are set at most this many font sizes apart. */
+const BAND_ROW_GAP = 2.2;
+
+/**
+ * The page's lines with each margin title set before the first row of its band. A title sits
+ * about the middle of its band, so two bands meet about midway between two titles' middles, at
+ * a parting of rows near there (a form rules its bands apart, often a little wider than its
+ * rows); the first band reaches up from its title over the rows set close together. Pure.
+ */
+function withMarginTitles(lines: readonly Line[], titles: readonly MarginTitle[]): Line[] {
+  if (titles.length === 0) return [...lines];
+  // The index of the row after the parting nearest `aim`, wide partings preferred, between
+  // `floor` and `ceiling`.
+  const parting = (aim: number, floor: number, ceiling: number): number => {
+    let at = lines.findIndex((l) => l.y <= floor);
+    let best = Number.NEGATIVE_INFINITY;
+    for (let i = 1; i < lines.length; i++) {
+      const up = (lines[i - 1] as Line).y;
+      const down = (lines[i] as Line).y;
+      const middle = (up + down) / 2;
+      if (middle < floor || middle > ceiling) continue;
+      const score = up - down - PARTING_DRIFT * Math.abs(middle - aim);
+      if (score > best) {
+        best = score;
+        at = i;
+      }
+    }
+    return at < 0 ? lines.length : at;
+  };
+  const centre = (t: MarginTitle): number => (t.top + t.bottom) / 2;
+  const starts = titles.map((t, k) => {
+    const above = titles[k - 1];
+    return above ? parting((centre(t) + centre(above)) / 2, t.top, above.bottom) : 0;
+  });
+  // The first band: from its title's head up through the rows set close above, to the page's
+  // title or a parting (its heading rows stay above it).
+  const first = titles[0] as MarginTitle;
+  let top = lines.findIndex((l) => l.y <= first.top);
+  if (top < 0) top = lines.length;
+  while (top > 0 && top < lines.length) {
+    const up = lines[top - 1] as Line;
+    const row = lines[top] as Line;
+    if (up.y - row.y > BAND_ROW_GAP * row.size || up.size > row.size * 1.15) break;
+    top--;
+  }
+  starts[0] = top;
+  const at = new Map<number, Line[]>();
+  titles.forEach((t, k) =>
+    at.set(starts[k] as number, [...(at.get(starts[k] as number) ?? []), t.line]),
+  );
+  const out: Line[] = [];
+  lines.forEach((l, i) => {
+    out.push(...(at.get(i) ?? []), l);
+  });
+  out.push(...(at.get(lines.length) ?? []));
+  return out;
 }
 
 /**
@@ -465,6 +587,7 @@ export function mergeOffsetRows(lines: readonly Line[]): Line[] {
 
 function centredBetween(above: Line, line: Line, below: Line): boolean {
   if (line.fromOcr || above.fromOcr || below.fromOcr) return false;
+  if (line.marginTitle || above.marginTitle || below.marginTitle) return false;
   if (above.page !== line.page || below.page !== line.page) return false;
   const up = above.y - line.y;
   const down = line.y - below.y;

@@ -917,6 +917,9 @@ function pairedColumns(
     for (let c = 0; c < width; c += 2) {
       const label = r[c] as string;
       const value = r[c + 1] as string;
+      // A value wrapped onto the next row under no label ("| | Treeville, VA 12345 |") goes on
+      // with the pair above it.
+      if (label === '' && value !== '' && k > 0 && rows[k - 1]?.[c] !== '') continue;
       if ((label === '') !== (value === '')) return null;
       if (label === '') continue;
       if (NUMERIC.test(label)) return null;
@@ -930,15 +933,51 @@ function pairedColumns(
     new Set(labels.map((l) => l.toLowerCase())).size === labels.length &&
     first !== undefined &&
     others.some((o) => [...o].some((v) => first.has(v)));
-  if (!colons && !shared) return null;
+  if (!colons && !shared && !figuredPairs(rows.filter((_, k) => !single[k]))) return null;
   const out: string[] = [];
   rows.forEach((r, k) => {
     if (single[k])
       return out.push(`${cleanLabel(r[0] as string)}: ${r.slice(1).find((c) => c !== '')}`);
-    for (let c = 0; c < width; c += 2)
-      if (r[c] !== '') out.push(`${cleanLabel(r[c] as string)}: ${r[c + 1] as string}`);
+    for (let c = 0; c < width; c += 2) {
+      if (r[c] === '') continue;
+      let value = r[c + 1] as string;
+      for (let n = k + 1; n < rows.length && !single[n]; n++) {
+        const next = rows[n] as string[];
+        if (next[c] !== '' || next[c + 1] === '') break;
+        value += ` ${next[c + 1] as string}`;
+      }
+      out.push(`${cleanLabel(r[c] as string)}: ${value}`);
+    }
   });
   return out;
+}
+
+/** A code, not a label: "Q4", "C3", "N/A", "AB". */
+const CODE_CELL = /^(?:\p{L}{1,3}\d*|\p{L}\d+|N\/A)$/u;
+
+/**
+ * Pairs told by their figures ("Finished Above Grade | 3,002 Sq. Ft. | Total Bedrooms | 5"): the
+ * first row has a figure where a value stands, so it is no header of titles; most values have
+ * figures; and each label is words, found nowhere among the values (a comparables grid's
+ * "Condition | C4 | C4 | C4" repeats its cells). Pure.
+ */
+function figuredPairs(rows: readonly string[][]): boolean {
+  const values = rows.flatMap((r) => r.filter((c, i) => i % 2 === 1 && c !== ''));
+  const labels = rows.flatMap((r) => r.filter((c, i) => i % 2 === 0 && c !== ''));
+  const first = rows[0] ?? [];
+  const seen = new Set(values.map((v) => v.toLowerCase()));
+  return (
+    first.some((c, i) => i % 2 === 1 && /\d/.test(c)) &&
+    values.filter((v) => /\d/.test(v)).length * 2 >= values.length &&
+    labels.every(
+      (l) =>
+        /\p{L}{2}/u.test(l) &&
+        !CODE_CELL.test(l) &&
+        !/^\d/.test(l) &&
+        l.split(/\s+/).length <= 6 &&
+        !seen.has(l.toLowerCase()),
+    )
+  );
 }
 
 /** A cell that is only an operator of a worked sum ("=", "+", "x"). */
