@@ -1184,4 +1184,51 @@ describe('local answerer: a valuer’s figures', () => {
     );
     expect(lead('When was the kitchen updated?', [form])).toContain('one to five years ago');
   });
+
+  it('reads a table whose first row is label/value pairs as pairs, a wrapped value with its label', () => {
+    const form = doc(
+      'Summary',
+      '| Effective Date of Appraisal | 09/20/2019 | Property Valuation Method | Traditional Appraisal |\n' +
+        '| --- | --- | --- | --- |\n' +
+        '| Borrower Name | Betty Borrower | Appraiser Name | Agatha Appraiser |\n' +
+        '|     | Bob Borrower |     |     |\n' +
+        '| Assignment Reason | Purchase |     |     |',
+      1,
+    );
+    const facts = factsOf(form.text).map((f) => f.text);
+    expect(facts).toContain('Effective Date of Appraisal: 09/20/2019');
+    expect(facts).toContain('Borrower Name: Betty Borrower Bob Borrower');
+    expect(facts.join(' ')).not.toContain('Borrower Name: 09/20/2019');
+    expect(lead('Who are the borrowers?', [form])).toContain('Betty Borrower Bob Borrower');
+  });
+
+  it('takes the noun of the question, not the verb after it or the count before it', () => {
+    expect(focusTerms('What lodging taxes apply?')).toContain('taxes');
+    expect(focusTerms('What is the maximum number of occupants?')).toContain('occupants');
+    const rules = doc(
+      'Key Regulations and Requirements',
+      'Occupancy Limits: Generally, two guests per bedroom, plus two additional guests, with a maximum of 10 occupants.\n\n' +
+        'Taxes: Owners must collect and remit 13% in total state and county lodging taxes.\n\n' +
+        'Some requirements applicable to appraisals do not apply here.\n\n' +
+        'Loan Number: 2000075939',
+      3,
+    );
+    expect(lead('What is the maximum number of occupants?', [rules])).toContain('10 occupants');
+    expect(lead('What lodging taxes apply?', [rules])).toContain('13%');
+  });
+
+  it('answers with the list a numbered title heads, not the title alone', () => {
+    const report = doc(
+      '2. AREA-WISE OBSERVATIONS',
+      '2.1 Basement / Parking Level\n\n' +
+        '\\- Active water seepage observed along the north and east retaining walls.\n\n' +
+        '\\- Concrete spalling detected near column B-4 with exposed rebar.\n\n' +
+        '2.2 Ground Floor - Lobby\n\n' +
+        '\\- Ceiling tiles showing water stains.',
+      2,
+    );
+    const answer = lead('What is wrong with the basement?', [report]);
+    expect(answer).toMatch(/seepage|spalling/);
+    expect(answer).not.toMatch(/^2\.1 Basement \/ Parking Level\.?\s*\[/);
+  });
 });

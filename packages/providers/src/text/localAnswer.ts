@@ -337,6 +337,22 @@ function tableCells(line: string): string[] | null {
     .map((c) => (MARK.test(c.trim()) ? c.trim() : cleanText(c)));
 }
 
+/**
+ * A table's first row that is label/value pairs, not titles: four cells or more, an even count,
+ * a figure in a value's place and none in a label's ("Effective Date of Appraisal | 09/20/2019 |
+ * Property Valuation Method | Traditional Appraisal"). Pure.
+ */
+function pairRow(cells: readonly string[]): boolean {
+  if (cells.length < 4 || cells.length % 2 !== 0) return false;
+  const labels = cells.filter((_, i) => i % 2 === 0);
+  const values = cells.filter((_, i) => i % 2 === 1);
+  return (
+    values.some((v) => /\d/.test(v)) &&
+    labels.every((l) => l !== '' && /\p{L}{2}/u.test(l) && !/\d/.test(l)) &&
+    new Set(labels.map((l) => l.toLowerCase())).size === labels.length
+  );
+}
+
 /** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 function rowFact(header: readonly string[] | null, cells: readonly string[]): string | null {
   const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
@@ -611,7 +627,10 @@ const RATING_ALONE =
   /^(repair required|action required|urgent(?: - action required)?|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern))$/i;
 
 /** A list's item: "1. Restrict …" (its dot escaped in Markdown), "- Seal …", "• Clear …". */
-const LIST_ITEM = /^\s*(?:\d{1,2}\\?[.)]|[-•*▪◦●]|\p{Ll}\))\s+/u;
+const LIST_ITEM = /^\s*(?:\d{1,2}\\?[.)]|\\?[-•*▪◦●]|\p{Ll}\))\s+/u;
+/** A title over a list ("2.1 Basement / Parking Level"): its words capitalised, maybe numbered. */
+const LIST_TITLE =
+  /^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?\p{Lu}[\p{L}'’-]*(?:\s+(?:\p{Lu}[\p{L}'’-]*|[&/–-]|and|of|the|or|in|on|to|for|\d{1,3}))*$/u;
 
 /** A sentence that names its subject only by a pronoun: the sentence before names it. */
 const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
@@ -648,6 +667,26 @@ export function factsOf(text: string, doc = 0): Fact[] {
   let listHead: string | null = null;
   // The last line said as prose when it was a short line of its own, which a list may follow.
   let headLine: string | null = null;
+  // A table whose "header" is a row of label/value pairs ("| Effective Date | 09/20/2019 |
+  // Assignment Reason | Purchase |"): every row says its pairs, a value under no label goes on
+  // with the pair above it.
+  let pairTable = false;
+  const pairAt = new Map<number, number>();
+  const pushPairs = (cells: readonly string[]): void => {
+    for (let c = 0; c + 1 < cells.length; c += 2) {
+      const label = (cells[c] as string).replace(/\s*:$/, '');
+      const value = cells[c + 1] as string;
+      const above = pairAt.get(c);
+      if (label === '' && value !== '' && above !== undefined && facts[above]) {
+        facts[above]!.text = `${facts[above]!.text} ${value}`;
+        continue;
+      }
+      pairAt.delete(c);
+      if (label === '' || value === '') continue;
+      push(`${label}: ${value}`, true, heading);
+      pairAt.set(c, facts.length - 1);
+    }
+  };
   const push = (t: string, labelled: boolean, subject: string | null): void => {
     if (t.length < 4 || FURNITURE.test(t)) return;
     if (!labelled) block++;
@@ -673,7 +712,13 @@ export function factsOf(text: string, doc = 0): Fact[] {
   for (const raw of logicalLines(text)) {
     const listItem = LIST_ITEM.test(raw);
     if (!listItem) listHead = null;
-    else listHead ??= headLine;
+    else if (listHead === null && headLine !== null) {
+      listHead = headLine;
+      // A title over the list is what its items are about, not a fact of its own.
+      const last = facts.at(-1);
+      if (LIST_TITLE.test(headLine) && last && !last.labelled && last.text === headLine)
+        facts.pop();
+    }
     const previousLine = headLine;
     headLine = null;
     const cells = tableCells(raw);
@@ -699,6 +744,11 @@ export function factsOf(text: string, doc = 0): Fact[] {
       if (!inTable) {
         header = cells;
         inTable = true;
+        pairTable = pairRow(cells);
+        if (!pairTable) continue;
+      }
+      if (pairTable) {
+        pushPairs(cells);
         continue;
       }
       const row = rowFact(header, cells);
@@ -711,6 +761,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       gridSubject = null;
     }
     inTable = false;
+    pairTable = false;
     header = null;
     labels = null;
     const isHeading = /^\s{0,3}#{1,6}\s/.test(raw);
@@ -1087,7 +1138,7 @@ const DATE_VALUE =
 
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
-  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant)s?\b/i;
+  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller)s?\b/i;
 
 /** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
@@ -1170,6 +1221,11 @@ const FOCUS = new RegExp(
   `\\b(?:how (${MEASURES})|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\\p{L}\\s'’-]{3,})|(where)|(when|how soon))\\b`,
   'iu',
 );
+/** A verb that ends a question after its noun phrase ("What lodging taxes apply?"). */
+const PHRASE_VERB =
+  /^(?:apply|applies|exist|exists|remain|remains|include|includes|cover|covers|require|requires|affect|affects|mean|means|need|needs|show|shows|say|says|happen|happens|matter|matters|involve|involves)$/i;
+/** A noun that frames what it counts or measures ("number of", "amount of"). */
+const COUNT_FRAME = /^(?:number|amount|count|total|quantity|percentage|share|proportion)$/i;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
   /^(of|for|in|on|at|to|with|by|from|during|after|before|since|between|near|under|over|than|when|while|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
@@ -1272,16 +1328,26 @@ export function focusTerms(query: string): string[] {
   if (m[2] && /^\s*(must|should|can|could|will|would|shall|may|might|need|needs)\b/i.test(m[2]))
     return [];
   if (m[2]) {
-    const phrase: string[] = [];
     // "the furnace's heating capacity": the possessive belongs to the phrase.
-    for (const w of m[2]
+    const words = m[2]
       .trim()
       .replace(/['’]s\b/g, '')
-      .split(/\s+/)) {
-      if (PHRASE_END.test(w)) break;
-      phrase.push(w);
-    }
+      .split(/\s+/);
+    const phraseAt = (from: number): string[] => {
+      const phrase: string[] = [];
+      for (const w of words.slice(from)) {
+        if (PHRASE_END.test(w)) break;
+        phrase.push(w);
+      }
+      // "What lodging taxes apply?": the verb after the phrase is not what is asked about.
+      if (phrase.length >= 2 && PHRASE_VERB.test(phrase.at(-1) ?? '')) phrase.pop();
+      return phrase;
+    };
+    const phrase = phraseAt(0);
     word = phrase.at(-1) ?? '';
+    // "the maximum number of occupants": the occupants are counted.
+    if (COUNT_FRAME.test(word) && /^of$/i.test(words[phrase.length] ?? ''))
+      word = phraseAt(phrase.length + 1).at(-1) ?? word;
   }
   word = word.toLowerCase();
   // "What was found with …", "what is wrong with …": a finding is asked for.
