@@ -258,7 +258,7 @@ function band(name: string, top: number, count: number): RawTextItem[] {
   );
 }
 
-function sectionsOf(items: RawTextItem[]): { name: string; markdown: string }[] {
+function sectionsOf(items: RawTextItem[]): { name: string | null; markdown: string }[] {
   return analysePages([{ height: 792, items }]).map((s) => ({
     name: s.name,
     markdown: s.markdown.replace(/\\/g, ''),
@@ -366,5 +366,24 @@ describe('appraisal forms', () => {
     expect(names).toContain('Market Commentary');
     expect(names).not.toContain('Degraded');
     expect(names).not.toContain('Forestry and');
+  });
+
+  it('joins a header whose titles wrap onto a second line, over the rows of figures', () => {
+    const cells = (y: number, row: string[]): RawTextItem[] =>
+      row.flatMap((c, k) => (c ? [item(c, [40, 140, 260, 380][k] as number, y, 'R')] : []));
+    const items = [
+      ...band('Intro', 720, 3),
+      ...cells(680, ['Source', 'Proj. Annual', 'Occupancy Rate', 'High Season /']),
+      ...cells(671, ['', 'Revenue', '', 'Low Season']),
+      ...cells(658, ['AirDNA', '$76,200', '65%', 'March']),
+      ...cells(647, ['Rabbu', '$31,799', '55%', 'March']),
+    ];
+    const text = sectionsOf(items)
+      .map((s) => s.markdown)
+      .join('\n');
+    expect(text).toMatch(
+      /\|\s*Source\s*\|\s*Proj\. Annual Revenue\s*\|\s*Occupancy Rate\s*\|\s*High Season \/ Low Season\s*\|/,
+    );
+    expect(text).toMatch(/\|\s*AirDNA\s*\|\s*\$76,200\s*\|/);
   });
 });

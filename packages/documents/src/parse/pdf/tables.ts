@@ -105,6 +105,11 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
       }
       rows.push(row);
     }
+    // A header's titles wrapped onto a second line, over two rows or more.
+    if (rows.length >= 4 && headerGoesOn(rows[0] as string[], rows[1] as string[])) {
+      const [head, wrapped] = rows.splice(0, 2) as [string[], string[]];
+      rows.unshift(head.map((h, c) => (wrapped[c] ? `${h} ${wrapped[c]}` : h)));
+    }
     const cells = rows.flat().filter((c) => c !== '');
     const long = cells.filter((c) => c.length > MAX_CELL_CHARS).length;
     // One row of three or more cells wrapped over several lines is a table too.
@@ -222,6 +227,28 @@ export function continues(above: readonly string[], row: readonly string[]): boo
     return prev !== '' && !/[.!?)]$/.test(prev) && /^[\p{Ll}\d(]/u.test(cell);
   });
 }
+
+/**
+ * A header's titles wrapped onto a second line ("Proj. Annual" over "Revenue", "High Season /"
+ * over "Low Season"): nothing in the first column, two titles or more of a few words without
+ * figures, each under a title that is no value. Pure.
+ */
+function headerGoesOn(header: readonly string[], row: readonly string[]): boolean {
+  if (row[0] !== '' || row.filter((c) => c !== '').length < 2) return false;
+  return row.every(
+    (cell, c) =>
+      cell === '' ||
+      ((header[c] ?? '') !== '' &&
+        TITLE_WORDS.test(cell) &&
+        !/\d/.test(header[c] ?? '') &&
+        !/^(?:yes|no|n\/a|none)$/i.test(header[c] ?? '') &&
+        cell.split(/\s+/).length <= 3 &&
+        !/[.!?:]$/.test(header[c] ?? '')),
+  );
+}
+
+/** Words of a column's title: a capital first, letters and a few marks, no figures. */
+const TITLE_WORDS = /^\p{Lu}[\p{L}'’.()/&-]*(?:\s+[\p{L}'’.()/&-]+)*$/u;
 
 // ---------------------------------------------------------------------------------------------
 // Grids: label/value grids and rating grids
