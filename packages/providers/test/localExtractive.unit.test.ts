@@ -1217,6 +1217,35 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('What lodging taxes apply?', [rules])).toContain('13%');
   });
 
+  it('reads a first row that repeats a cell or holds a figure as a row, not as titles', () => {
+    const grid = factsOf(
+      '| Year Built | 1956 | Similar | Similar |\n| --- | --- | --- | --- |\n' +
+        '| Design/Appeal | Bungalow | Bungalow | Bungalow |\n| Cleaning Fees |     | $200 | $190 |',
+    ).map((f) => f.text);
+    expect(grid).toEqual([
+      'Year Built: 1956; Similar; Similar',
+      'Design/Appeal: Bungalow; Bungalow; Bungalow',
+      'Cleaning Fees: $200; $190',
+    ]);
+    const pairs = factsOf(
+      '| Population Density | Suburban | Price Range | $160,000 to $286,000 | The area around |\n' +
+        '| --- | --- | --- | --- | --- |\n' +
+        '| Market Values | Stable | Median Price | $220,000 | the subject is residential. |',
+    ).map((f) => f.text);
+    expect(pairs).toContain('Median Price: $220,000');
+    expect(pairs).toContain('The area around the subject is residential.');
+  });
+
+  it('does not take "who" in a sentence for a person named', () => {
+    const report = doc(
+      'Disclosure',
+      'Please refer to a qualified real estate appraiser who has inspected the property.\n\n' +
+        'Completed by: Douglas Reid',
+      4,
+    );
+    expect(lead('Who completed the report?', [report])).toContain('Douglas Reid');
+  });
+
   it('answers with the list a numbered title heads, not the title alone', () => {
     const report = doc(
       '2. AREA-WISE OBSERVATIONS',

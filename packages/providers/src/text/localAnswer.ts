@@ -338,20 +338,27 @@ function tableCells(line: string): string[] | null {
 }
 
 /**
- * A table's first row that is label/value pairs, not titles: four cells or more, an even count,
- * a figure in a value's place and none in a label's ("Effective Date of Appraisal | 09/20/2019 |
+ * A table's first row that is label/value pairs, not titles: two pairs or more (and maybe a
+ * column of prose after them), a figure in a value's place and none in a label's ("Effective Date of Appraisal | 09/20/2019 |
  * Property Valuation Method | Traditional Appraisal"). Pure.
  */
-function pairRow(cells: readonly string[]): boolean {
-  if (cells.length < 4 || cells.length % 2 !== 0) return false;
+function pairRow(row: readonly string[]): boolean {
+  // A last column of prose beside the pairs is no pair.
+  const cells = row.length % 2 === 1 ? row.slice(0, -1) : row;
+  if (cells.length < 4) return false;
   const labels = cells.filter((_, i) => i % 2 === 0);
   const values = cells.filter((_, i) => i % 2 === 1);
+  // A row that repeats a cell ("Year Built | 1956 | Similar | Similar") is a grid's row.
+  const filled = row.filter((c) => c !== '').map((c) => c.toLowerCase());
   return (
     values.some((v) => /\d/.test(v)) &&
     labels.every((l) => l !== '' && /\p{L}{2}/u.test(l) && !/\d/.test(l)) &&
-    new Set(labels.map((l) => l.toLowerCase())).size === labels.length
+    new Set(filled).size === filled.length
   );
 }
+
+/** A figure no column title holds: an amount, a decimal, a number of thousands (a year is a title). */
+const FIGURE = /[$€£]\s?\d|\d,\d{3}|\d\.\d|\b(?!(?:19|20)\d\d\b)\d{3,}\b/;
 
 /** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 function rowFact(header: readonly string[] | null, cells: readonly string[]): string | null {
@@ -672,7 +679,15 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // with the pair above it.
   let pairTable = false;
   const pairAt = new Map<number, number>();
+  // A column of prose beside the pairs ("The neighborhood is typical for area. The area" /
+  // "around the subject …"): one text, said when the table ends.
+  let pairNote = '';
+  const flushPairNote = (): void => {
+    if (pairNote) for (const t of splitSentences(pairNote)) push(t, false, heading);
+    pairNote = '';
+  };
   const pushPairs = (cells: readonly string[]): void => {
+    if (cells.length % 2 === 1 && cells.at(-1)) pairNote = `${pairNote} ${cells.at(-1)}`.trim();
     for (let c = 0; c + 1 < cells.length; c += 2) {
       const label = (cells[c] as string).replace(/\s*:$/, '');
       const value = cells[c + 1] as string;
@@ -742,10 +757,15 @@ export function factsOf(text: string, doc = 0): Fact[] {
         continue;
       }
       if (!inTable) {
-        header = cells;
         inTable = true;
         pairTable = pairRow(cells);
-        if (!pairTable) continue;
+        // Titles are all different: a first row that repeats a cell ("Year Built | 1956 |
+        // Similar | Similar") is a row of a table whose header is elsewhere.
+        // A figure under no title ("1,192 Sq.Ft. @ $ | 150.00 | 178,800") says the same.
+        const titles = cells.filter((c) => c !== '').map((c) => c.toLowerCase());
+        header =
+          new Set(titles).size < titles.length || cells.some((c) => FIGURE.test(c)) ? null : cells;
+        if (!pairTable && header) continue;
       }
       if (pairTable) {
         pushPairs(cells);
@@ -761,6 +781,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       gridSubject = null;
     }
     inTable = false;
+    flushPairNote();
     pairTable = false;
     header = null;
     labels = null;
@@ -921,6 +942,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     if (!listItem && line.length <= 90 && !/[.!?:;,]$/.test(line)) headLine = line;
   }
+  flushPairNote();
   if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
   if (lead) push(lead, false, heading);
   return facts;
@@ -1138,7 +1160,7 @@ const DATE_VALUE =
 
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
-  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller)s?\b/i;
+  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller|completed by|signed by|written by|performed by|conducted by)s?\b/i;
 
 /** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
@@ -1562,7 +1584,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         direct = true;
       } else if (
         // "How long would it take to sell?": a time, not a length ("92’ long trenches").
-        (!(lasting && t === 'long') && (termMatches(t, words) || termMatches(t, subject))) ||
+        // "who" itself in a sentence ("… an appraiser who has inspected …") names no one.
+        (!(lasting && t === 'long') &&
+          !(who && t === 'who') &&
+          (termMatches(t, words) || termMatches(t, subject))) ||
         (when && t === 'date' && saysWhen(f.text)) ||
         (who &&
           t === 'who' &&
