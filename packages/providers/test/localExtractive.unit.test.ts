@@ -1246,6 +1246,36 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('Who completed the report?', [report])).toContain('Douglas Reid');
   });
 
+  it('keeps a form prompt with the answer typed after it', () => {
+    const form = doc(
+      'IMPROVEMENTS',
+      'Additional features (special energy efficient items, etc.). Central A/C, newer windows, updated baths.',
+      3,
+    );
+    expect(factsOf(form.text).map((f) => f.text)).toContain(
+      'Additional features (special energy efficient items, etc.): Central A/C, newer windows, updated baths.',
+    );
+    expect(lead('What additional features does the house have?', [form])).toContain(
+      'newer windows',
+    );
+  });
+
+  it('prefers the figure said once over the same label in a series of like records', () => {
+    const comp = (noi: string, k: number): ContextDocument =>
+      doc(
+        'cwu 1 - 4',
+        `| Potential Gross Income: | $5${k},412 |\n| --- | --- |\n| Net Operating Income: | ${noi} |`,
+        70 + k,
+      );
+    const subject = doc(
+      'INCOME APPROACH',
+      'Effective Gross Income: $111,435\n\nNet Operating Income: $108,649\n\nDirect Capitalization: 6.35%',
+      40,
+    );
+    const docs = [comp('$51,329', 1), comp('$50,721', 2), comp('$49,453', 3), subject];
+    expect(lead('What is the net operating income?', docs)).toContain('$108,649');
+  });
+
   it('answers with the list a numbered title heads, not the title alone', () => {
     const report = doc(
       '2. AREA-WISE OBSERVATIONS',

@@ -337,6 +337,26 @@ function tableCells(line: string): string[] | null {
     .map((c) => (MARK.test(c.trim()) ? c.trim() : cleanText(c)));
 }
 
+/** A form's prompt: its examples in brackets closed by "etc.)" ("Additional features (special energy efficient items, etc.)."). */
+const FORM_PROMPT = /\betc\.?\)[.:]?$/;
+
+/**
+ * A form's prompt and the answer typed after it are one fact: "Additional features (special
+ * energy efficient items, etc.): Central A/C, newer windows". Pure.
+ */
+function withPromptsAnswered(sentences: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i] as string;
+    const next = sentences[i + 1];
+    if (next !== undefined && FORM_PROMPT.test(s) && s.length <= 160) {
+      out.push(`${s.replace(/[.:]$/, '')}: ${next}`);
+      i++;
+    } else out.push(s);
+  }
+  return out;
+}
+
 /**
  * A table's first row that is label/value pairs, not titles: two pairs or more (and maybe a
  * column of prose after them), a figure in a value's place and none in a label's ("Effective Date of Appraisal | 09/20/2019 |
@@ -355,6 +375,37 @@ function pairRow(row: readonly string[]): boolean {
     labels.every((l) => l !== '' && /\p{L}{2}/u.test(l) && !/\d/.test(l)) &&
     new Set(filled).size === filled.length
   );
+}
+
+/**
+ * Facts of a series of like records: a label said with three values or more, each in another
+ * document of one section ("Net Operating Income: $51,329", "… $50,721", "… $49,453" under
+ * "cwu 1 - 4", the comparables' write-ups), while a document of another section says it too
+ * (the subject's "Net Operating Income: $108,649" under "Income Approach"). Pure.
+ */
+function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument[]): Set<number> {
+  const byLabel = new Map<string, number[]>();
+  facts.forEach((f, i) => {
+    if (!f.labelled) return;
+    const label = (f.text.split(':')[0] ?? '').trim().toLowerCase();
+    if (label) byLabel.set(label, [...(byLabel.get(label) ?? []), i]);
+  });
+  const out = new Set<number>();
+  for (const indexes of byLabel.values()) {
+    if (indexes.length < 4) continue;
+    const bySection = new Map<string, number[]>();
+    for (const i of indexes) {
+      const title = documents[facts[i]!.doc]?.title ?? '';
+      bySection.set(title, [...(bySection.get(title) ?? []), i]);
+    }
+    if (bySection.size < 2) continue;
+    for (const group of bySection.values()) {
+      const docs = new Set(group.map((i) => facts[i]!.doc));
+      const values = new Set(group.map((i) => facts[i]!.text.toLowerCase()));
+      if (docs.size >= 3 && values.size >= 3) for (const i of group) out.add(i);
+    }
+  }
+  return out;
 }
 
 /** A figure no column title holds: an amount, a decimal, a number of thousands (a year is a title). */
@@ -929,7 +980,9 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     let prior: string | null = null;
     // A list's number ("1.") is no sentence of its own.
-    const sentences = splitSentences(line).filter((t) => !/^\(?\d{1,3}[.)]$/.test(t));
+    const sentences = withPromptsAnswered(
+      splitSentences(line).filter((t) => !/^\(?\d{1,3}[.)]$/.test(t)),
+    );
     // "• Budget for capital expenditures. Systems … can run $360,000 total.": a bullet's short
     // first sentence names what the rest of it is about.
     const lead0 = sentences[0] ?? '';
@@ -1505,6 +1558,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     id: m[2]!,
     all: new RegExp(`\\b${anyCase(m[1]!)}s?\\s+([A-Z]{1,2}|\\d{1,3}[A-Z]?)\\b`, 'g'),
   }));
+  const series = seriesFacts(facts, documents);
   const counted = countedNoun(query);
   const kind = KIND_QUESTION.test(query);
   const comparableAsked =
@@ -1673,6 +1727,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (!comparableAsked) {
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''}`;
       if (!/\bthe subject\b/i.test(f.text) && COMPARABLE.test(about)) score *= 0.8;
+      else if (series.has(i)) score *= 0.8;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
