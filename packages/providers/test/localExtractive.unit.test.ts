@@ -1276,6 +1276,27 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('What is the net operating income?', docs)).toContain('$108,649');
   });
 
+  it('answers when with a date, not a sentence that says the word "date"', () => {
+    const form = doc(
+      'CONTRACT',
+      'The copy furnished to appraiser has not been fully executed as the seller did not date the contract, but did sign it.\n\n' +
+        'Date of Contract: 10/04/2025',
+      2,
+    );
+    expect(lead('When was the purchase contract signed?', [form])).toContain('10/04/2025');
+  });
+
+  it('answers a question of choices with the one the report says', () => {
+    const bpo = doc(
+      'Neighborhood',
+      'Data Source - ID County MLS Records\n\nLocation Type: Rural\n\nMarket Type: Remain Stable',
+      3,
+    );
+    expect(lead('Is the area urban, suburban or rural?', [bpo])).toContain('Rural');
+    const repairs = doc('Repairs', 'All Repairs: No Repairs Required', 9);
+    expect(lead('Does the house need repairs?', [repairs])).toContain('No Repairs Required');
+  });
+
   it('answers with the list a numbered title heads, not the title alone', () => {
     const report = doc(
       '2. AREA-WISE OBSERVATIONS',

@@ -116,6 +116,12 @@ const RELATED: Record<string, readonly string[]> = {
   worth: ['value', 'valued', 'valuation'],
   // "Is it in a flood zone?": a flood hazard area.
   zone: ['area', 'zoned', 'zoning'],
+  zoned: ['zoning', 'zone', 'classification'],
+  // "Does the house need repairs?": "No Repairs Required".
+  need: ['required', 'requires', 'require', 'necessary', 'needed', 'needs'],
+  needs: ['required', 'requires', 'require', 'necessary', 'needed', 'need'],
+  // "How big is the finished basement?": the area below grade.
+  basement: ['below'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
@@ -335,6 +341,14 @@ function tableCells(line: string): string[] | null {
     .replace(/\|\s*$/, '')
     .split(/(?<!\\)\|/)
     .map((c) => (MARK.test(c.trim()) ? c.trim() : cleanText(c)));
+}
+
+/** The choices a question offers: "urban, suburban or rural", "gas or electric". Pure. */
+export function choicesOf(query: string): string[] {
+  const m = /\b([\p{L}-]+)((?:,\s*[\p{L}-]+)*),?\s+or\s+([\p{L}-]+)\s*\??\s*$/u.exec(query);
+  if (!m) return [];
+  const listed = [m[1]!, ...(m[2] ?? '').split(',').map((w) => w.trim()), m[3]!];
+  return listed.filter((w) => w !== '').map((w) => w.toLowerCase());
 }
 
 /** A form's prompt: its examples in brackets closed by "etc.)" ("Additional features (special energy efficient items, etc.)."). */
@@ -1597,8 +1611,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // An appendix (an ordinance, a standard, a certificate printed after the report) says what
   // holds in general; the report's own pages say what holds for this property.
   const appendix = documents.map((d) => APPENDIX.test(d.title));
+  // "Is the area urban, suburban or rural?": a fact that says one of them answers.
+  const choices = choicesOf(query).filter((c) => terms.includes(c));
   return facts.map((f, i) => {
-    const words = factWords[i]!;
+    const words =
+      choices.length >= 2 && choices.some((c) => termMatches(c, factWords[i]!))
+        ? new Set([...factWords[i]!, ...choices])
+        : factWords[i]!;
     const title = new Set(titleWords[f.doc]!);
     const namedBy = sectionNamedBy[f.doc]!;
     // A subject names what a fact is about ("WINDOWS \ Glass"); a paragraph above a grid's
@@ -1639,8 +1658,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       } else if (
         // "How long would it take to sell?": a time, not a length ("92’ long trenches").
         // "who" itself in a sentence ("… an appraiser who has inspected …") names no one.
+        // "When was it signed?": the word "date" in a sentence ("did not date the contract")
+        // says no date.
         (!(lasting && t === 'long') &&
           !(who && t === 'who') &&
+          !(when && (t === 'date' || t === 'dated')) &&
           (termMatches(t, words) || termMatches(t, subject))) ||
         (when && t === 'date' && saysWhen(f.text)) ||
         (who &&
