@@ -1205,6 +1205,7 @@ describe('local answerer: a valuer’s figures', () => {
   it('takes the noun of the question, not the verb after it or the count before it', () => {
     expect(focusTerms('What lodging taxes apply?')).toContain('taxes');
     expect(focusTerms('What is the maximum number of occupants?')).toContain('occupants');
+    expect(focusTerms('What is the serial number of the thermal camera?')).toContain('number');
     const rules = doc(
       'Key Regulations and Requirements',
       'Occupancy Limits: Generally, two guests per bedroom, plus two additional guests, with a maximum of 10 occupants.\n\n' +
@@ -1295,6 +1296,18 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('Is the area urban, suburban or rural?', [bpo])).toContain('Rural');
     const repairs = doc('Repairs', 'All Repairs: No Repairs Required', 9);
     expect(lead('Does the house need repairs?', [repairs])).toContain('No Repairs Required');
+  });
+
+  it('takes a section named after a comparable sale for the comparable, not the subject', () => {
+    const docs = [
+      doc('COMPARABLE SALE NO. 5', 'Sale Price: $620,000\n\nNet Operating Income: $57,127', 58),
+      doc(
+        'INCOME APPROACH',
+        'Effective Gross Income: $60,100\n\nNet Operating Income: $56,933',
+        79,
+      ),
+    ];
+    expect(lead('What is the net operating income?', docs)).toContain('$56,933');
   });
 
   it('answers with the list a numbered title heads, not the title alone', () => {

@@ -409,7 +409,8 @@ function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument
     if (indexes.length < 4) continue;
     const bySection = new Map<string, number[]>();
     for (const i of indexes) {
-      const title = documents[facts[i]!.doc]?.title ?? '';
+      // "COMPARABLE SALE NO. 5", "… NO. 6": one series of sections.
+      const title = (documents[facts[i]!.doc]?.title ?? '').replace(/\d+/g, '#');
       bySection.set(title, [...(bySection.get(title) ?? []), i]);
     }
     if (bySection.size < 2) continue;
@@ -1315,6 +1316,9 @@ const PHRASE_VERB =
   /^(?:apply|applies|exist|exists|remain|remains|include|includes|cover|covers|require|requires|affect|affects|mean|means|need|needs|show|shows|say|says|happen|happens|matter|matters|involve|involves)$/i;
 /** A noun that frames what it counts or measures ("number of", "amount of"). */
 const COUNT_FRAME = /^(?:number|amount|count|total|quantity|percentage|share|proportion)$/i;
+/** Words that say which count ("the maximum number of …"), not which number ("serial number"). */
+const COUNT_QUALIFIER =
+  /^(?:maximum|minimum|max|min|total|average|approximate|estimated|exact|overall)$/i;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
   /^(of|for|in|on|at|to|with|by|from|during|after|before|since|between|near|under|over|than|when|while|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
@@ -1434,8 +1438,13 @@ export function focusTerms(query: string): string[] {
     };
     const phrase = phraseAt(0);
     word = phrase.at(-1) ?? '';
-    // "the maximum number of occupants": the occupants are counted.
-    if (COUNT_FRAME.test(word) && /^of$/i.test(words[phrase.length] ?? ''))
+    // "the maximum number of occupants": the occupants are counted ("the serial number of the
+    // camera" asks for a number).
+    if (
+      COUNT_FRAME.test(word) &&
+      phrase.slice(0, -1).every((w) => COUNT_QUALIFIER.test(w)) &&
+      /^of$/i.test(words[phrase.length] ?? '')
+    )
       word = phraseAt(phrase.length + 1).at(-1) ?? word;
   }
   word = word.toLowerCase();
@@ -1747,7 +1756,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // An appraisal's comparables ("Sale 4 …", "Rental 2 …") are other properties: what the
     // report says of the subject answers, unless a comparable is asked about.
     if (!comparableAsked) {
-      const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''}`;
+      const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${documents[f.doc]?.title ?? ''}`;
       if (!/\bthe subject\b/i.test(f.text) && COMPARABLE.test(about)) score *= 0.8;
       else if (series.has(i)) score *= 0.8;
     }
