@@ -27,6 +27,21 @@ describe('LocalEmbedder', () => {
     expect(cosine(q!, near!)).toBeGreaterThan(cosine(q!, far!) + 0.1);
   });
 
+  it('brings a question closer to a report line that says the same thing in other words', async () => {
+    const [q, site, other] = await embedder.embed([
+      'How big is the lot?',
+      'Site Area: 6,219 sf Shape: Rectangular',
+      'Exterior Walls: Wood/Stucco Shape: Rectangular',
+    ]);
+    expect(cosine(q!, site!)).toBeGreaterThan(cosine(q!, other!) + 0.05);
+    const [asked, vacant, listed] = await embedder.embed([
+      'Is the house occupied?',
+      'Property Occupancy Status: Vacant',
+      'Property Listing Status: Pending',
+    ]);
+    expect(cosine(asked!, vacant!)).toBeGreaterThan(cosine(asked!, listed!) + 0.05);
+  });
+
   it('folds accents like the keyword leg', () => {
     expect(foldWords('Façade ÉLÉVATION')).toEqual(['facade', 'elevation']);
   });
