@@ -1310,6 +1310,23 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('What is the net operating income?', docs)).toContain('$56,933');
   });
 
+  it('says the first row of a one-row table as a row too, not a sentence cut into cells', () => {
+    const systems = doc(
+      'Mechanical System Details',
+      '| Heating | Forced Warm Air | Natural Gas |\n| --- | --- | --- |\n| Cooling | Centralized |     |',
+      6,
+    );
+    expect(lead('How is the house heated?', [systems])).toContain('Forced Warm Air');
+    const cut = factsOf(
+      '| Roof | definition | of | an | unsafe |\n| --- | --- | --- | --- | --- |\n| Concrete Tiles Roofing | under the Act |     |     |     |',
+    ).map((f) => f.text);
+    expect(cut.join(' ')).not.toContain('Roof: definition; of');
+  });
+
+  it('reads "per year" as how often, not what is asked about', () => {
+    expect(focusTerms('What are the operating expenses per year?')).toContain('expenses');
+  });
+
   it('answers with the list a numbered title heads, not the title alone', () => {
     const report = doc(
       '2. AREA-WISE OBSERVATIONS',

@@ -744,6 +744,23 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // Assignment Reason | Purchase |"): every row says its pairs, a value under no label goes on
   // with the pair above it.
   let pairTable = false;
+  // A table of one row under its "header" ("| Heating | Forced Warm Air | Natural Gas |" over
+  // "| Cooling | Centralized |"): the first row may be as much a row, and says so too.
+  let rowsUnderHeader = 0;
+  const flushLoneHeader = (): void => {
+    if (
+      header &&
+      rowsUnderHeader === 1 &&
+      /^\p{Lu}/u.test(header[0] ?? '') &&
+      header.filter((c) => c !== '').length >= 2 &&
+      // A sentence cut into cells ("Roof | definition | of | an | unsafe | building") is neither.
+      !header.some((c) => /^(?:a|an|the|of|to|in|on|at|by|for|and|or|is|are)$/i.test(c))
+    ) {
+      const row = rowFact(null, header);
+      if (row) push(row, true, heading);
+    }
+    rowsUnderHeader = 0;
+  };
   const pairAt = new Map<number, number>();
   // A column of prose beside the pairs ("The neighborhood is typical for area. The area" /
   // "around the subject …"): one text, said when the table ends.
@@ -839,6 +856,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       }
       const row = rowFact(header, cells);
       if (row) push(row, true, heading);
+      rowsUnderHeader++;
       continue;
     }
     if (inTable) {
@@ -848,6 +866,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     inTable = false;
     flushPairNote();
+    flushLoneHeader();
     pairTable = false;
     header = null;
     labels = null;
@@ -1011,6 +1030,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     if (!listItem && line.length <= 90 && !/[.!?:;,]$/.test(line)) headLine = line;
   }
   flushPairNote();
+  flushLoneHeader();
   if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
   if (lead) push(lead, false, heading);
   return facts;
@@ -1321,7 +1341,7 @@ const COUNT_QUALIFIER =
   /^(?:maximum|minimum|max|min|total|average|approximate|estimated|exact|overall)$/i;
 /** Words that end the noun phrase of "what is the … ?". */
 const PHRASE_END =
-  /^(of|for|in|on|at|to|with|by|from|during|after|before|since|between|near|under|over|than|when|while|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
+  /^(of|for|per|in|on|at|to|with|by|from|during|after|before|since|between|near|under|over|than|when|while|does|do|did|is|are|was|were|has|have|had|made|used|located|installed|and|or)$/i;
 
 /** One of several alike, named by a letter or number: "Block B", "Unit 4", "Flat 2A". */
 const PLACE_NAME =
