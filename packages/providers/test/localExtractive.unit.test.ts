@@ -13,6 +13,7 @@ import {
   type ChatStreamEvent,
   type ContextDocument,
 } from '../src/index.js';
+import { scoreFacts } from '../src/text/localAnswer.js';
 
 const DOCS: ContextDocument[] = [
   {
@@ -1296,6 +1297,18 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('Is the area urban, suburban or rural?', [bpo])).toContain('Rural');
     const repairs = doc('Repairs', 'All Repairs: No Repairs Required', 9);
     expect(lead('Does the house need repairs?', [repairs])).toContain('No Repairs Required');
+    const trends = doc(
+      'Housing Trends',
+      'The appraiser considered the market value of the property in its market.\n\n' +
+        'Property values in the market are analysed from sales of property in the market area.\n\n' +
+        'Property Value Trend: Stable\n\nDemand/Supply: Shortage',
+      11,
+    );
+    // Whichever way the trend goes, it answers whether values are rising.
+    const trend = scoreFacts([trends], 'Are property values rising in the market?').find((f) =>
+      f.text.startsWith('Property Value Trend'),
+    );
+    expect(trend?.matched).toContain('rising');
   });
 
   it('takes a section named after a comparable sale for the comparable, not the subject', () => {

@@ -71,6 +71,9 @@ const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
  * Words a buyer asks with and the words reports answer with. A question's term also matches
  * its related words, at a lower weight.
  */
+/** Words of a market's trend. */
+const TREND_WORDS = ['trend', 'trends', 'increasing', 'stable', 'declining', 'appreciating'];
+
 const RELATED: Record<string, readonly string[]> = {
   wrong: DEFECT_WORDS,
   problem: DEFECT_WORDS,
@@ -117,6 +120,11 @@ const RELATED: Record<string, readonly string[]> = {
   // "Is it in a flood zone?": a flood hazard area.
   zone: ['area', 'zoned', 'zoning'],
   zoned: ['zoning', 'zone', 'classification'],
+  // "Are values rising?": a trend, whichever way it goes.
+  rising: TREND_WORDS,
+  falling: TREND_WORDS,
+  increasing: TREND_WORDS,
+  declining: TREND_WORDS,
   // "Does the house need repairs?": "No Repairs Required".
   need: ['required', 'requires', 'require', 'necessary', 'needed', 'needs'],
   needs: ['required', 'requires', 'require', 'necessary', 'needed', 'need'],
