@@ -258,6 +258,22 @@ function band(name: string, top: number, count: number): RawTextItem[] {
   );
 }
 
+/** A row of cells, each set at its column's x (empty cells leave their column blank). */
+function cellsAt(
+  y: number,
+  row: string[],
+  xs: readonly number[] = [40, 180, 320, 460],
+): RawTextItem[] {
+  return row.flatMap((c, k) => (c ? [item(c, xs[k] as number, y, 'R')] : []));
+}
+
+/** The markdown of every section, joined. */
+function textOf(items: RawTextItem[]): string {
+  return sectionsOf(items)
+    .map((s) => s.markdown)
+    .join('\n');
+}
+
 function sectionsOf(items: RawTextItem[]): { name: string | null; markdown: string }[] {
   return analysePages([{ height: 792, items }]).map((s) => ({
     name: s.name,
@@ -304,18 +320,14 @@ describe('appraisal forms', () => {
   });
 
   it('reads a grid of label/value pairs side by side by its figures, a wrapped value with its label', () => {
-    const pairs = (y: number, cells: string[]): RawTextItem[] =>
-      cells.map((c, k) => item(c, [40, 180, 320, 460][k] as number, y, 'R'));
     const items = [
       ...band('Intro', 720, 3),
-      ...pairs(680, ['Physical Address', '123 Falling Tree Ct', 'Attachment Type', 'Detached']),
-      ...pairs(669, ['', 'Treeville, VA 12345', 'Units Excluding ADUs', '1']),
-      ...pairs(658, ['Finished Above Grade', '3,002 Sq. Ft.', 'Total Bedrooms', '5']),
-      ...pairs(647, ['Finished Below Grade', '1,300 Sq. Ft.', 'Total Bathrooms', '3']),
+      ...cellsAt(680, ['Physical Address', '123 Falling Tree Ct', 'Attachment Type', 'Detached']),
+      ...cellsAt(669, ['', 'Treeville, VA 12345', 'Units Excluding ADUs', '1']),
+      ...cellsAt(658, ['Finished Above Grade', '3,002 Sq. Ft.', 'Total Bedrooms', '5']),
+      ...cellsAt(647, ['Finished Below Grade', '1,300 Sq. Ft.', 'Total Bathrooms', '3']),
     ];
-    const text = sectionsOf(items)
-      .map((s) => s.markdown)
-      .join('\n');
+    const text = textOf(items);
     expect(text).toContain('Physical Address: 123 Falling Tree Ct Treeville, VA 12345');
     expect(text).toContain('Finished Above Grade: 3,002 Sq. Ft.');
     expect(text).toContain('Total Bedrooms: 5');
@@ -323,17 +335,13 @@ describe('appraisal forms', () => {
   });
 
   it('keeps a grid whose cells repeat (a comparables grid) as a table', () => {
-    const cells = (y: number, row: string[]): RawTextItem[] =>
-      row.map((c, k) => item(c, [40, 180, 320, 460][k] as number, y, 'R'));
     const items = [
       ...band('Intro', 720, 3),
-      ...cells(680, ['Condition', 'C4', 'C4', 'C3']),
-      ...cells(669, ['Quality', 'Q4', 'Q3', 'Q4']),
-      ...cells(658, ['Year Built', '2004', '2004', '2001']),
+      ...cellsAt(680, ['Condition', 'C4', 'C4', 'C3']),
+      ...cellsAt(669, ['Quality', 'Q4', 'Q3', 'Q4']),
+      ...cellsAt(658, ['Year Built', '2004', '2004', '2001']),
     ];
-    const text = sectionsOf(items)
-      .map((s) => s.markdown)
-      .join('\n');
+    const text = textOf(items);
     expect(text).not.toContain('Condition: C4');
     expect(text).toMatch(/\|\s*Condition\s*\|\s*C4\s*\|\s*C4\s*\|\s*C3\s*\|/);
   });
@@ -369,8 +377,8 @@ describe('appraisal forms', () => {
   });
 
   it('joins a header whose titles wrap onto a second line, over the rows of figures', () => {
-    const cells = (y: number, row: string[]): RawTextItem[] =>
-      row.flatMap((c, k) => (c ? [item(c, [40, 140, 260, 380][k] as number, y, 'R')] : []));
+    const xs = [40, 140, 260, 380];
+    const cells = (y: number, row: string[]): RawTextItem[] => cellsAt(y, row, xs);
     const items = [
       ...band('Intro', 720, 3),
       ...cells(680, ['Source', 'Proj. Annual', 'Occupancy Rate', 'High Season /']),
@@ -378,9 +386,7 @@ describe('appraisal forms', () => {
       ...cells(658, ['AirDNA', '$76,200', '65%', 'March']),
       ...cells(647, ['Rabbu', '$31,799', '55%', 'March']),
     ];
-    const text = sectionsOf(items)
-      .map((s) => s.markdown)
-      .join('\n');
+    const text = textOf(items);
     expect(text).toMatch(
       /\|\s*Source\s*\|\s*Proj\. Annual Revenue\s*\|\s*Occupancy Rate\s*\|\s*High Season \/ Low Season\s*\|/,
     );
