@@ -326,11 +326,16 @@ describe('appraisal forms', () => {
       ...cellsAt(669, ['', 'Treeville, VA 12345', 'Units Excluding ADUs', '1']),
       ...cellsAt(658, ['Finished Above Grade', '3,002 Sq. Ft.', 'Total Bedrooms', '5']),
       ...cellsAt(647, ['Finished Below Grade', '1,300 Sq. Ft.', 'Total Bathrooms', '3']),
+      ...cellsAt(636, ['Company Address', '300 Maple Ave', 'Age', '61']),
+      ...cellsAt(625, ['', 'Suite 3', '', '']),
+      ...cellsAt(614, ['', 'Anytown, VA 12345', '', '']),
     ];
     const text = textOf(items);
     expect(text).toContain('Physical Address: 123 Falling Tree Ct Treeville, VA 12345');
     expect(text).toContain('Finished Above Grade: 3,002 Sq. Ft.');
     expect(text).toContain('Total Bedrooms: 5');
+    expect(text).toContain('Company Address: 300 Maple Ave Suite 3 Anytown, VA 12345');
+    expect(text).toContain('Age: 61');
     expect(text).not.toContain('| Finished Above Grade |');
   });
 

@@ -46,7 +46,7 @@ export function fontHeadings(
     l.font !== pageFont.get(l.page) &&
     l.segments.length === 1 &&
     l.segments.every((s) => (s.runs ?? []).every((r) => r.font === l.font)) &&
-    TITLE_WORDS.test(l.text.replace(SECTION_NUMBER, ''));
+    HEADING_WORDS.test(l.text.replace(SECTION_NUMBER, ''));
   // A title repeated over and over ("Degraded", "No change" on a snag list's items) is a badge.
   const badges = new Map<string, number>();
   for (const l of lines)
@@ -140,7 +140,7 @@ const WRAPPED_END =
 /** A value, not a title. */
 const VALUE_WORD = /^(?:none|yes|no|n\/a|true|false)$/i;
 /** A title's words: a capital first, no figures ("12/22 Tasks Completed" is a count). */
-const TITLE_WORDS = /^\p{Lu}[^\d•]*$/u;
+const HEADING_WORDS = /^\p{Lu}[^\d•]*$/u;
 
 /** The size of most of each page's characters. Pure. */
 function pageTypeSizes(lines: readonly Line[]): Map<number, number> {

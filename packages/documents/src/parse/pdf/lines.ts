@@ -306,7 +306,11 @@ interface MarginTitle {
  * "CONTRACT", "NEIGHBORHOOD", "SITE" up the edge of a residential appraisal form): text turned a
  * quarter left, in capitals, left of the page's upright text. Pure.
  */
-function marginTitles(page: number, lines: readonly Line[], other: readonly OrientedItem[]) {
+function marginTitles(
+  page: number,
+  lines: readonly Line[],
+  other: readonly OrientedItem[],
+): MarginTitle[] {
   if (lines.length === 0) return [];
   const lefts = lines.map((l) => l.x).sort((a, b) => a - b);
   const margin = lefts[Math.floor(lefts.length * 0.05)] as number;

@@ -946,7 +946,9 @@ function pairedColumns(
       const value = r[c + 1] as string;
       // A value wrapped onto the next row under no label ("| | Treeville, VA 12345 |") goes on
       // with the pair above it.
-      if (label === '' && value !== '' && k > 0 && rows[k - 1]?.[c] !== '') continue;
+      const above = rows[k - 1];
+      if (label === '' && value !== '' && above && (above[c] !== '' || above[c + 1] !== ''))
+        continue;
       if ((label === '') !== (value === '')) return null;
       if (label === '') continue;
       if (NUMERIC.test(label)) return null;
@@ -979,8 +981,8 @@ function pairedColumns(
   return out;
 }
 
-/** A code, not a label: "Q4", "C3", "N/A", "AB". */
-const CODE_CELL = /^(?:\p{L}{1,3}\d*|\p{L}\d+|N\/A)$/u;
+/** A code, not a label: "Q4", "C3", "N/A", "AB" (a short word, "Age", is a label). */
+const CODE_CELL = /^(?:\p{Lu}{1,3}\d*|\p{L}\d+|N\/A)$/u;
 
 /**
  * Pairs told by their figures ("Finished Above Grade | 3,002 Sq. Ft. | Total Bedrooms | 5"): the
