@@ -67,13 +67,13 @@ const BIG_WORDS = [
 /** Words a repair is said in. */
 const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
 
+/** Words of a market's trend. */
+const TREND_WORDS = ['trend', 'trends', 'increasing', 'stable', 'declining', 'appreciating'];
+
 /**
  * Words a buyer asks with and the words reports answer with. A question's term also matches
  * its related words, at a lower weight.
  */
-/** Words of a market's trend. */
-const TREND_WORDS = ['trend', 'trends', 'increasing', 'stable', 'declining', 'appreciating'];
-
 const RELATED: Record<string, readonly string[]> = {
   wrong: DEFECT_WORDS,
   problem: DEFECT_WORDS,
@@ -353,13 +353,19 @@ function tableCells(line: string): string[] | null {
 
 /** The choices a question offers: "urban, suburban or rural", "gas or electric". Pure. */
 export function choicesOf(query: string): string[] {
-  const m = /\b([\p{L}-]+)((?:,\s*[\p{L}-]+)*),?\s+or\s+([\p{L}-]+)\s*\??\s*$/u.exec(query);
+  // The choices end the question: its last words are all that is read.
+  const tail = query.slice(-200);
+  if (!/\sor\s/i.test(tail)) return [];
+  const m = /\b([\p{L}-]+)((?:,\s*[\p{L}-]+)*),?\s+or\s+([\p{L}-]+)\s*\??\s*$/u.exec(tail);
   if (!m) return [];
   const listed = [m[1]!, ...(m[2] ?? '').split(',').map((w) => w.trim()), m[3]!];
   return listed.filter((w) => w !== '').map((w) => w.toLowerCase());
 }
 
-/** A form's prompt: its examples in brackets closed by "etc.)" ("Additional features (special energy efficient items, etc.)."). */
+/**
+ * A form's prompt: its examples in brackets closed by "etc.)" ("Additional features (special
+ * energy efficient items, etc.).").
+ */
 const FORM_PROMPT = /\betc\.?\)[.:]?$/;
 
 /**
@@ -381,8 +387,9 @@ function withPromptsAnswered(sentences: readonly string[]): string[] {
 
 /**
  * A table's first row that is label/value pairs, not titles: two pairs or more (and maybe a
- * column of prose after them), a figure in a value's place and none in a label's ("Effective Date of Appraisal | 09/20/2019 |
- * Property Valuation Method | Traditional Appraisal"). Pure.
+ * column of prose after them), a figure in a value's place and none in a label's, no cell said
+ * twice ("Effective Date of Appraisal | 09/20/2019 | Property Valuation Method | Traditional
+ * Appraisal"). Pure.
  */
 function pairRow(row: readonly string[]): boolean {
   // A last column of prose beside the pairs is no pair.
@@ -1701,7 +1708,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
           !(who && t === 'who') &&
           !(when && (t === 'date' || t === 'dated')) &&
           (termMatches(t, words) || termMatches(t, subject))) ||
-        (when && t === 'date' && saysWhen(f.text)) ||
+        (when && (t === 'date' || t === 'dated') && saysWhen(f.text)) ||
         (who &&
           t === 'who' &&
           ((f.labelled && PERSON_LABEL.test(labelText)) || namesPerson(f.text)))
