@@ -79,9 +79,9 @@ const CONCEPT_WEIGHT = 0.7;
 
 /**
  * Deterministic local embedder: signed feature hashing of words, word pairs, character
- * trigrams and the concepts of a small property-report vocabulary into 1536 dimensions,
- * with sublinear term weights, then normalised. No model and no network; similar wording gives similar vectors,
- * which is what a laptop run and the tests need. Named `local-hash-1536`.
+ * trigrams and the concepts of a small property-report vocabulary into 1536 dimensions, with
+ * sublinear term weights, then normalised. No model and no network; similar wording gives
+ * similar vectors, which is what a laptop run and the tests need. Named `local-hash-1536`.
  */
 export class LocalEmbedder implements Embedder {
   readonly provider = 'local';
