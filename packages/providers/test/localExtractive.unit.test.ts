@@ -1246,6 +1246,9 @@ describe('local answerer: a valuer’s figures', () => {
       4,
     );
     expect(lead('Who completed the report?', [report])).toContain('Douglas Reid');
+    const [sentence, named] = scoreFacts([report], 'Who completed the report?');
+    expect(sentence?.matched).not.toContain('who');
+    expect(named?.matched).toContain('who');
   });
 
   it('keeps a form prompt with the answer typed after it', () => {
@@ -1286,6 +1289,9 @@ describe('local answerer: a valuer’s figures', () => {
       2,
     );
     expect(lead('When was the purchase contract signed?', [form])).toContain('10/04/2025');
+    const [undated, dated] = scoreFacts([form], 'When was the purchase contract signed?');
+    expect(undated?.matched).not.toContain('date');
+    expect(dated?.matched).toContain('date');
   });
 
   it('answers a question of choices with the one the report says', () => {

@@ -406,6 +406,11 @@ function pairRow(row: readonly string[]): boolean {
   );
 }
 
+/** A labelled fact's label ("Net Operating Income" of "Net Operating Income: $51,329"), else ''. */
+function factLabel(f: Fact): string {
+  return f.labelled ? (f.text.split(':')[0] ?? '') : '';
+}
+
 /**
  * Facts of a series of like records: a label said with three values or more, each in another
  * document of one section ("Net Operating Income: $51,329", "… $50,721", "… $49,453" under
@@ -416,8 +421,11 @@ function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument
   const byLabel = new Map<string, number[]>();
   facts.forEach((f, i) => {
     if (!f.labelled) return;
-    const label = (f.text.split(':')[0] ?? '').trim().toLowerCase();
-    if (label) byLabel.set(label, [...(byLabel.get(label) ?? []), i]);
+    const label = factLabel(f).trim().toLowerCase();
+    if (!label) return;
+    const indexes = byLabel.get(label);
+    if (indexes) indexes.push(i);
+    else byLabel.set(label, [i]);
   });
   const out = new Set<number>();
   for (const indexes of byLabel.values()) {
@@ -426,7 +434,9 @@ function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument
     for (const i of indexes) {
       // "COMPARABLE SALE NO. 5", "… NO. 6": one series of sections.
       const title = (documents[facts[i]!.doc]?.title ?? '').replace(/\d+/g, '#');
-      bySection.set(title, [...(bySection.get(title) ?? []), i]);
+      const group = bySection.get(title);
+      if (group) group.push(i);
+      else bySection.set(title, [i]);
     }
     if (bySection.size < 2) continue;
     for (const group of bySection.values()) {
@@ -1640,9 +1650,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
           w !== undefined &&
           terms.includes(w) &&
           // …and it labels readings of its own ("Hotspot: 28.8 °C"), unlike "nearest".
-          facts.some(
-            (f) => f.labelled && foldWords(f.text.split(':')[0] ?? '').some((l) => sameWord(l, w)),
-          ),
+          facts.some((f) => f.labelled && foldWords(factLabel(f)).some((l) => sameWord(l, w))),
       ) ?? null;
   // "the sales comparison approach": the word before each word asked says which one.
   const kindOf = new Map<string, string>();
@@ -1669,7 +1677,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     const subjectNames = (f.subject ?? '').length <= SUBJECT_CHARS;
     const subject = new Set(subjectNames ? foldWords(f.subject ?? '') : []);
     // A label in capitals says the words it stands for ("AQI" for "air quality index").
-    const labelText = f.labelled ? (f.text.split(':')[0] ?? '') : '';
+    const labelText = factLabel(f);
     const label = f.labelled ? withAcronyms(new Set(foldWords(labelText)), labelText, terms) : null;
     // "Flood Hazard: The subject is not located in an identified flood hazard area.": a heading
     // set inline over a sentence, which says what it says, not only what the heading names.
@@ -1801,7 +1809,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // "What type of property …": "Property Type: Flat" names the kind by its label.
     if (frame && label?.has(frame)) score *= 1.6;
     // What kind of thing it is is not what is wrong with it ("Defect: the rubber boot …").
-    if (kind && f.labelled && FINDING_LABEL.test(f.text.split(':')[0]!.trim())) score *= 0.7;
+    if (kind && f.labelled && FINDING_LABEL.test(factLabel(f).trim())) score *= 0.7;
     // The opposite of what is asked ("Cooling capacity" for the heating capacity, the front
     // gutter for the rear one) answers something else.
     if (

@@ -1,5 +1,5 @@
 import { normalizeSpace } from '../text.js';
-import { range, round } from './lines.js';
+import { bodySizeOf, range, round } from './lines.js';
 import type { Line } from './lines.js';
 import type { PdfDocument } from './load.js';
 
@@ -142,17 +142,15 @@ const VALUE_WORD = /^(?:none|yes|no|n\/a|true|false)$/i;
 /** A title's words: a capital first, no figures ("12/22 Tasks Completed" is a count). */
 const HEADING_WORDS = /^\p{Lu}[^\d•]*$/u;
 
-/** The size of most of each page's characters. Pure. */
+/** The size of most of each page's characters (`bodySizeOf` of its lines). Pure. */
 function pageTypeSizes(lines: readonly Line[]): Map<number, number> {
-  const weights = new Map<number, Map<number, number>>();
+  const byPage = new Map<number, Line[]>();
   for (const l of lines) {
-    const sizes = weights.get(l.page) ?? new Map<number, number>();
-    sizes.set(round(l.size), (sizes.get(round(l.size)) ?? 0) + l.text.length);
-    weights.set(l.page, sizes);
+    const page = byPage.get(l.page);
+    if (page) page.push(l);
+    else byPage.set(l.page, [l]);
   }
-  return new Map(
-    [...weights].map(([page, sizes]) => [page, [...sizes].sort((a, b) => b[1] - a[1])[0]![0]]),
-  );
+  return new Map([...byPage].map(([page, pageLines]) => [page, bodySizeOf(pageLines)]));
 }
 
 /** A run of text this long is prose (a form's labels are shorter). */

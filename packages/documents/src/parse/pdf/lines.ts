@@ -367,22 +367,23 @@ function withMarginTitles(lines: readonly Line[], titles: readonly MarginTitle[]
     return at < 0 ? lines.length : at;
   };
   const centre = (t: MarginTitle): number => (t.top + t.bottom) / 2;
-  const starts = titles.map((t, k) => {
-    const above = titles[k - 1];
-    return above ? parting((centre(t) + centre(above)) / 2, t.top, above.bottom) : 0;
-  });
   // The first band: from its title's head up through the rows set close above, to the page's
   // title or a parting (its heading rows stay above it).
-  const first = titles[0] as MarginTitle;
-  let top = lines.findIndex((l) => l.y <= first.top);
-  if (top < 0) top = lines.length;
-  while (top > 0 && top < lines.length) {
-    const up = lines[top - 1] as Line;
-    const row = lines[top] as Line;
-    if (up.y - row.y > BAND_ROW_GAP * row.size || up.size > row.size * 1.15) break;
-    top--;
-  }
-  starts[0] = top;
+  const firstBand = (first: MarginTitle): number => {
+    let top = lines.findIndex((l) => l.y <= first.top);
+    if (top < 0) return lines.length;
+    while (top > 0) {
+      const up = lines[top - 1] as Line;
+      const row = lines[top] as Line;
+      if (up.y - row.y > BAND_ROW_GAP * row.size || up.size > row.size * 1.15) break;
+      top--;
+    }
+    return top;
+  };
+  const starts = titles.map((t, k) => {
+    const above = titles[k - 1];
+    return above ? parting((centre(t) + centre(above)) / 2, t.top, above.bottom) : firstBand(t);
+  });
   const at = new Map<number, Line[]>();
   titles.forEach((t, k) =>
     at.set(starts[k] as number, [...(at.get(starts[k] as number) ?? []), t.line]),
