@@ -1356,6 +1356,7 @@ describe('local answerer: a valuer’s figures', () => {
         '\\- Ceiling tiles showing water stains.',
       2,
     );
+    expect(factsOf(report.text).map((f) => f.text)).not.toContain('2.1 Basement / Parking Level');
     const answer = lead('What is wrong with the basement?', [report]);
     expect(answer).toMatch(/seepage|spalling/);
     expect(answer).not.toMatch(/^2\.1 Basement \/ Parking Level\.?\s*\[/);
