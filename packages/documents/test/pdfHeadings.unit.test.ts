@@ -205,3 +205,84 @@ describe('lines', () => {
     expect(columns.segments.map((s) => s.text)).toEqual(['Fixed', '$3,000.00']);
   });
 });
+
+/** A state inspection form: items lettered under systems numbered in Roman, all in 10 pt. */
+function inspectionForm(): Line[] {
+  const lines: Line[] = [];
+  let y = 760;
+  const add = (text: string, size: number, page: number, font = 'body', gap = 1.4): void => {
+    y -= gap * size;
+    if (y < 60) y = 760;
+    lines.push(line(text, size, y, page, font));
+  };
+  const finding = (page: number): void => {
+    add('Comments:', 10, page, 'label');
+    add('location:Back Yard', 10, page);
+    for (let k = 0; k < 3; k++)
+      add(
+        'The surface was covered with an outdoor carpet, which prevented an inspection.',
+        10,
+        page,
+      );
+  };
+  add('PROPERTY INSPECTION REPORT FORM', 14, 1, 'bold');
+  add('Table of contents', 10, 1, 'bold');
+  for (const entry of ['A. Site Context', 'B. Entry Structures', 'C. Cladding and Trim'])
+    add(entry, 10, 1, 'bold');
+  add('III. Property Assessment Details', 10, 2, 'bold', 3);
+  add('✕ A. Site Context', 10, 2, 'bold');
+  finding(2);
+  add('IV. Ground-Level Exterior Structures', 10, 2, 'bold', 3);
+  add('B. Entry Structures', 10, 2, 'bold');
+  finding(2);
+  add('C. Cladding and Trim', 10, 2, 'bold');
+  finding(2);
+  add('1) New furnace installed in 2021', 10, 2, 'bold');
+  finding(2);
+  add('V. Interior Elements', 10, 3, 'bold', 3);
+  add('C. Cabinetry and Countertops', 10, 3, 'bold');
+  finding(3);
+  add('I. Flooring Surfaces', 10, 3, 'bold');
+  finding(3);
+  add('J. Ceiling Surfaces', 10, 3, 'bold');
+  finding(3);
+  add('VI. Electrical Systems', 10, 3, 'bold', 3);
+  return lines;
+}
+
+describe('headings numbered as an outline', () => {
+  it('nest lettered items under Roman-numbered systems, in the body size and another face', () => {
+    const marks = fontHeadings(inspectionForm(), 10, new Set(), 'body').map((h) => [
+      h.name,
+      h.level,
+      h.page,
+    ]);
+    expect(marks).toEqual([
+      ['PROPERTY INSPECTION REPORT FORM', 1, 1],
+      ['III. Property Assessment Details', 2, 2],
+      ['A. Site Context', 3, 2],
+      ['IV. Ground-Level Exterior Structures', 2, 2],
+      ['B. Entry Structures', 3, 2],
+      ['C. Cladding and Trim', 3, 2],
+      ['V. Interior Elements', 2, 3],
+      ['C. Cabinetry and Countertops', 3, 3],
+      ['I. Flooring Surfaces', 3, 3],
+      ['J. Ceiling Surfaces', 3, 3],
+      ['VI. Electrical Systems', 2, 3],
+    ]);
+  });
+
+  it('take no numbered line set in the body face, and no run of fewer than three', () => {
+    const lines = inspectionForm().map((l) => ({
+      ...l,
+      font: l.font === 'bold' ? 'body' : l.font,
+    }));
+    expect(fontHeadings(lines, 10, new Set(), 'body').map((h) => h.name)).toEqual([
+      'PROPERTY INSPECTION REPORT FORM',
+    ]);
+    const few = inspectionForm().filter((l) => !/^(?:[IV]+|[C-J])\. /.test(l.text));
+    expect(fontHeadings(few, 10, new Set(), 'body').map((h) => h.name)).toEqual([
+      'PROPERTY INSPECTION REPORT FORM',
+    ]);
+  });
+});

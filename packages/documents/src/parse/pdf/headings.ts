@@ -126,7 +126,155 @@ export function fontHeadings(
       ? [{ at: i, span: 1, name: line.text, page: line.page, level: Math.min(6, sizes.length + 1) }]
       : [],
   );
-  return [...sized, ...styled, ...centred, ...margin].sort((a, b) => a.at - b.at);
+  // Items numbered in an outline ("IV. Ground-Level Exterior Structures", "B. Entry
+  // Structures") in a face of their own are headings in either kind of document, each kind of
+  // number a level of its own.
+  const marked = new Set([...found, ...centred.flatMap((m) => range(m.at, m.at + m.span))]);
+  const numbered = numberedHeadings(lines, bodySize, exclude, bodyFont)
+    .filter((m) => !marked.has(m.at))
+    .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1 + m.level) }));
+  return [...sized, ...styled, ...centred, ...margin, ...numbered].sort((a, b) => a.at - b.at);
+}
+
+/** An outline number: a Roman numeral, a capital letter or a decimal number, then a stop. */
+const OUTLINE_NUMBER = /^([IVXL]{1,6}|[A-Z]|\d{1,2}(?:\.\d{1,2})*)\.\s+(?=\p{Lu})/u;
+/** Marks in a form's check columns, printed on a heading's line before it. */
+const CHECK_MARKS = /^[✕✖✗✘✓✔☑☒xX■●•\s]+$/u;
+/** Headings of one kind of number a document needs before they count as its outline. */
+const OUTLINE_RUN = 3;
+/** Check marks run into a heading's line ("✕ A. Food Waste Disposer"). */
+const LEADING_MARKS = /^(?:[✕✖✗✘✓✔☑☒■●•]\s*)+/u;
+
+/** The value of a Roman numeral, or 0 when it is not one. */
+function romanValue(text: string): number {
+  const digits: Record<string, number> = { I: 1, V: 5, X: 10, L: 50 };
+  let total = 0;
+  for (let i = 0; i < text.length; i++) {
+    const value = digits[text[i] as string] ?? 0;
+    const next = digits[text[i + 1] as string] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total > 0 && toRoman(total) === text ? total : 0;
+}
+
+function toRoman(n: number): string {
+  const parts: [number, string][] = [
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
+  let out = '';
+  for (const [value, text] of parts)
+    while (n >= value) {
+      out += text;
+      n -= value;
+    }
+  return out;
+}
+
+/**
+ * Headings numbered as an outline and set apart by face alone: a short line in the page's body
+ * size (or larger) and a face that is not its body's, opening with a Roman numeral, a capital
+ * letter or a decimal number and a stop ("III. Property Assessment Details", "B. Ground-Level
+ * Entry Structures", "4.5 Site Context"), a title after it (a capital first, no closing stop or
+ * colon), check-column marks before it allowed. A kind of number counts when at least three
+ * such lines of it run in order somewhere in the document; its level (0 = top) is the order in
+ * which the kinds first appear. I, V, X and L are Roman when they follow the last Roman
+ * numeral ("IV." then "V."), else letters when they come after the last letter under it
+ * ("C." then "I."). Three or more one right under another are a table of contents, not
+ * headings. Pure.
+ */
+export function numberedHeadings(
+  lines: readonly Line[],
+  bodySize: number,
+  exclude: ReadonlySet<number>,
+  bodyFont = '',
+): HeadingMark[] {
+  const pageFont = pageBodyFonts(lines, bodySize);
+  const pageSize = pageTypeSizes(lines);
+  type Candidate = { at: number; kind: string; value: number; name: string; page: number };
+  const found: Candidate[] = [];
+  let lastLetter = 0;
+  let lastRoman = 0;
+  lines.forEach((line, i) => {
+    const face = pageFont.get(line.page) ?? bodyFont;
+    if (exclude.has(i) || line.marginTitle || !line.font || line.font === face) return;
+    if (line.size < (pageSize.get(line.page) ?? bodySize) - 0.5) return;
+    const segments =
+      line.segments.length > 0 ? line.segments : [{ x: line.x, end: line.end, text: line.text }];
+    const last = segments[segments.length - 1];
+    if (!last || segments.slice(0, -1).some((s) => !CHECK_MARKS.test(s.text))) return;
+    if ((last.runs ?? []).some((r) => r.font !== line.font)) return;
+    const text = last.text.replace(LEADING_MARKS, '');
+    const number = OUTLINE_NUMBER.exec(text);
+    if (!number || text.length > MAX_HEADING_CHARS / 2 || /[.:;,]$/.test(text)) return;
+    const title = text.slice(number[0].length);
+    if (title.split(' ').length > STYLED_WORDS + 2 || numeric(title) || inParagraph(lines, i))
+      return;
+    const token = number[1] as string;
+    const letterCode = token.length === 1 ? token.charCodeAt(0) - 64 : 0;
+    const roman = romanValue(token);
+    let kind: string;
+    let value: number;
+    if (/^\d/.test(token)) {
+      kind = `n${token.split('.').length}`;
+      value = Number(token.split('.').pop());
+    } else if (letterCode > 0 && (!roman || (roman !== lastRoman + 1 && letterCode > lastLetter))) {
+      kind = 'letter';
+      value = letterCode;
+    } else if (roman) {
+      kind = 'roman';
+      value = roman;
+    } else return;
+    if (kind === 'letter') lastLetter = value;
+    if (kind === 'roman') [lastRoman, lastLetter] = [value, 0];
+    found.push({ at: i, kind, value, name: text, page: line.page });
+  });
+  // Three or more one right under another on a page, with nothing between, are a table of
+  // contents, and so is a line whose words come again further on, and so is the rest of their
+  // page.
+  const titleKey = (text: string): string => {
+    const bare = text.replace(LEADING_MARKS, '');
+    return matchKey(bare.slice(OUTLINE_NUMBER.exec(bare)?.[0].length ?? 0));
+  };
+  const lastAt = new Map<string, number>();
+  lines.forEach((line, i) => lastAt.set(titleKey(line.text), i));
+  const listed = new Set<number>();
+  found.forEach((c, k) => {
+    if ((lastAt.get(titleKey(c.name)) ?? c.at) > c.at) listed.add(k);
+  });
+  for (let k = 0; k < found.length;) {
+    let end = k + 1;
+    const next = (j: number): boolean => {
+      const [a, b] = [found[j - 1] as Candidate, found[j] as Candidate];
+      return b.at === a.at + 1 && b.page === a.page;
+    };
+    while (end < found.length && next(end)) end++;
+    if (end - k >= OUTLINE_RUN) for (let j = k; j < end; j++) listed.add(j);
+    k = end;
+  }
+  const contentsPages = new Set([...listed].map((k) => (found[k] as Candidate).page));
+  const kept = found.filter((c, k) => !listed.has(k) && !contentsPages.has(c.page));
+  // A kind counts when three of its numbers go up one after another.
+  const counted = new Set<string>();
+  const kinds = [...new Set(kept.map((c) => c.kind))];
+  for (const kind of kinds) {
+    const run = kept.filter((c) => c.kind === kind);
+    let rising = 1;
+    for (let k = 1; k < run.length; k++) {
+      const step = (run[k] as Candidate).value - (run[k - 1] as Candidate).value;
+      rising = step > 0 && step <= 3 ? rising + 1 : step > 0 ? rising : 1;
+      if (rising >= OUTLINE_RUN) counted.add(kind);
+    }
+  }
+  const order = kinds.filter((k) => counted.has(k));
+  return kept
+    .filter((c) => counted.has(c.kind))
+    .map((c) => ({ at: c.at, span: 1, name: c.name, page: c.page, level: order.indexOf(c.kind) }));
 }
 
 /** How much larger than the body a line in a face of its own is to be a heading. */
