@@ -8,9 +8,11 @@ import {
   INDENTED_GRID,
   INSPECTION_LAYOUT,
   REPORT_APP_LAYOUT,
+  STATE_FORM_LAYOUT,
   buildIndentedGridPdf,
   buildInspectionPdf,
   buildReportAppPdf,
+  buildStateFormPdf,
 } from '../../test-support/src/fixtures/index.js';
 
 const L = INSPECTION_LAYOUT;
@@ -1029,5 +1031,33 @@ describe('a page of a report app: spaced headings, small labels over values, fig
       ]),
     );
     expect(doc.tables).toHaveLength(0);
+  });
+});
+
+describe('PDF layout of a state inspection form filled in by a program', () => {
+  const F = STATE_FORM_LAYOUT;
+  let doc: ParsedDocument;
+  beforeAll(async () => {
+    doc = await parseDocument('pdf', await buildStateFormPdf());
+  });
+
+  it('nests the lettered items under the Roman-numbered systems, in the body size', () => {
+    expect(doc.sections.map((s) => [s.name, s.level])).toEqual([
+      [F.title, 1],
+      ...F.systems.flatMap((system) => [
+        [system.name, 2],
+        ...system.items.map((item) => [item.name, 3]),
+      ]),
+    ]);
+  });
+
+  it('keeps a location line apart from the finding title under it, the title with its category', () => {
+    for (const system of F.systems)
+      for (const item of system.items) {
+        const lines = paragraphs(section(doc, item.name).markdown);
+        expect(lines).toContain(`location:${item.location}`);
+        expect(lines).toContain(`${item.finding} ${item.category}`);
+        expect(lines).toContain(item.text);
+      }
   });
 });

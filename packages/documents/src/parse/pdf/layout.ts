@@ -97,6 +97,11 @@ const BULLET = /^[-–•●▪◦■*]\s+\S/u;
 const NUMBERED = /^\d{1,2}[.)]\s+\p{Lu}/u;
 /** A line that starts with a label and its colon ("Inspection Date: March 10, 2025"). */
 const LABEL_START = /^\p{Lu}[\p{L}\p{N} /&().'-]{0,40}:\s+\S/u;
+/**
+ * A short line that is a label, with a short value or alone: "location:West", "Stucco
+ * Cracks/Damage:", "Uneven Pavers — Trip Hazard:".
+ */
+const LABEL_LINE = /^\p{L}[\p{L}\p{N} /&()'’—–-]{0,50}:(?:\s*\S[^:]{0,40}|$)$/u;
 
 export function joinLines(a: string, b: string): string {
   // "well-" + "kept": keep the hyphen, add no space (never delete characters we cannot be sure of).
@@ -278,6 +283,7 @@ export function linesToSections(
         const starts =
           BULLET.test(line.text) ||
           (LABEL_START.test(line.text) && LABEL_START.test(prev.text)) ||
+          (LABEL_LINE.test(line.text) && LABEL_LINE.test(prev.text)) ||
           (NUMBERED.test(line.text) && /[.!?]$/.test(prev.text) && NUMBERED.test(para.text));
         // On a page set tighter than the document, a gap of the document's spacing still
         // continues a sentence that has not ended across the column ("… per" / "Section 4.2.").
