@@ -153,12 +153,31 @@ describe('chunkDocument', () => {
   it('keeps a section with enough text of its own as its own chunk', () => {
     const chunks = chunkDocument({
       title: null,
-      sections: [at(1, 'a', 'Roof', 'Short.'), at(2, 'b', 'Flashing', paragraph(80, 'lead'))],
+      sections: [
+        at(1, 'a', 'Roof', paragraph(80, 'roof')),
+        at(2, 'b', 'Flashing', paragraph(80, 'lead')),
+      ],
     });
     expect(chunks.map((c) => [c.section_id, c.heading_path])).toEqual([
       ['a', 'Roof'],
       ['b', 'Roof > Flashing'],
     ]);
+  });
+
+  it('opens the first child chunk with a parent line too short to stand alone', () => {
+    const chunks = chunkDocument({
+      title: null,
+      sections: [
+        at(1, 'a', 'Ceiling Surfaces', 'Location: Living Room'),
+        at(2, 'b', 'Drywall Cracking', paragraph(80, 'crack')),
+        at(2, 'c', 'Stains', paragraph(80, 'stain')),
+      ],
+    });
+    expect(chunks.map((c) => [c.section_id, c.heading_path])).toEqual([
+      ['b', 'Ceiling Surfaces > Drywall Cracking'],
+      ['c', 'Ceiling Surfaces > Stains'],
+    ]);
+    expect(chunks[0]!.content.startsWith('Location: Living Room\n\ncrack')).toBe(true);
   });
 
   it('never separates a label from the value after it, even at the size limit', () => {

@@ -233,12 +233,22 @@ function joinPath(names: readonly (string | null)[]): string {
   return out.join(HEADING_SEPARATOR);
 }
 
+/** A parent's own text shorter than this opens its first child's chunk. */
+const CARRIED_TOKENS = 20;
+
+/** The tokens of a group's text. */
+function partsTokens(group: Group): number {
+  return group.parts.reduce((n, p) => n + countTokens(p.text), 0);
+}
+
 /**
  * Chunks a document for retrieval (docs/adr/075-chunks-keep-their-context.md):
  * - every chunk carries the path of headings above it (title > system > subsection);
  * - a section whose own text is shorter than `minSectionTokens` is not a chunk of its own: its
  *   text joins its parent's chunks as a labelled line ("Heading: text"), so a value stays with
  *   the label the document gave it; an empty section adds nothing but its name in paths below;
+ * - a parent whose own text is a line (under `CARRIED_TOKENS`: "Location: Living Room" under
+ *   "Ceiling Surfaces") opens its first child's chunk instead of making a chunk of that line;
  * - text packs whole paragraphs, then whole lines, up to the target size; a piece that ends
  *   in a label ("Approximate age:") is never separated from the piece after it;
  * - a table becomes table chunks (`content_type` table) with its header row repeated in each;
@@ -337,15 +347,30 @@ export function chunkDocument(
       const line = asLabelled(section.section_name, text);
       if (line) group.parts.push({ text: line, pages: pagesOf(section) });
     } else {
+      // A parent with only a line of its own ("Location: Living Room" under "Ceiling Surfaces")
+      // opens its first child's chunk rather than making a chunk of its own; a summary of a
+      // sentence or two stays a chunk, where it is found whole.
+      const carried =
+        parent && parent === open && text && partsTokens(parent) < CARRIED_TOKENS
+          ? parent.parts.splice(0)
+          : [];
       flush();
       // A short section whose parent's chunks are already written stands alone, labelled.
       const own = parent && countTokens(text) < opts.minSectionTokens;
       group = {
         section,
         path,
-        parts: text
-          ? [{ text: own ? asLabelled(section.section_name, text) : text, pages: pagesOf(section) }]
-          : [],
+        parts: [
+          ...carried,
+          ...(text
+            ? [
+                {
+                  text: own ? asLabelled(section.section_name, text) : text,
+                  pages: pagesOf(section),
+                },
+              ]
+            : []),
+        ],
       };
       open = group;
     }
