@@ -1342,6 +1342,24 @@ describe('local answerer: a valuer’s figures', () => {
     expect(cut.join(' ')).not.toContain('Roof: definition; of');
   });
 
+  it('answers a question about condition with the finding, not a sentence that points back to it', () => {
+    const finding = doc(
+      'BROKEN ROOF SHINGLES',
+      'recommendation / deficiency\n\nSeveral roof shingles were observed to be broken. ' +
+        'This condition may lead to water intrusion and should be addressed promptly to ' +
+        "maintain the roof's integrity.",
+      12,
+    );
+    const other = doc(
+      'ROOF COVERING',
+      'This type of roofing system typically benefits from annual evaluations and prompt repairs.',
+      15,
+    );
+    expect(lead('What condition are the roof shingles in?', [finding, other])).toMatch(
+      /^Several roof shingles were observed to be broken\./,
+    );
+  });
+
   it('reads "per year" as how often, not what is asked about', () => {
     expect(focusTerms('What are the operating expenses per year?')).toContain('expenses');
   });

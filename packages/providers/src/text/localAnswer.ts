@@ -187,6 +187,16 @@ const RELATED: Record<string, readonly string[]> = {
     'deficient',
     'evaluation',
     'rated',
+    // With no rating given, the finding says it: "Several roof shingles were observed to be
+    // broken."
+    'broken',
+    'cracked',
+    'damaged',
+    'deteriorated',
+    'deteriorating',
+    'peeling',
+    'worn',
+    'corroded',
   ],
   fuel: ['gas', 'electric', 'oil', 'energy', 'source'],
   heated: ['heating', 'heat', 'furnace', 'boiler'],
@@ -1337,6 +1347,13 @@ const RATING_VALUE =
 const CONDITION_QUESTION =
   /\b(condition|state|shape|rated|rating|satisfactory|serviceable|good|okay|ok|working|work|works|functional|functioning|inspected|problems?|issues?|wrong|defects?|damaged?|concerns?|repairs?|needs?)\b/i;
 
+/**
+ * A noun that points back to what was said before it ("This condition may lead to water
+ * intrusion"): it is no answer to a question about a condition or an issue.
+ */
+const BACK_REFERENCE =
+  /\b(?:this|that|these|those|such)\s+(?:conditions?|issues?|problems?|concerns?|situations?)\b/gi;
+
 /** Words that ask for a finding without naming what it is about. */
 const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found|damages?)$/;
 
@@ -1568,7 +1585,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   if (facts.length === 0 || terms.length === 0) return [];
   const defined = definedAcronyms(documents.map((d) => d.text).join('\n'));
   const ownWords = facts.map((f) =>
-    withSignWords(withAcronyms(new Set(foldWords(f.text)), f.text, terms, defined), f.text),
+    withSignWords(
+      withAcronyms(new Set(foldWords(f.text.replace(BACK_REFERENCE, ' '))), f.text, terms, defined),
+      f.text,
+    ),
   );
   // A figure answers a score ("Texas West: 8.9"), an amount of money a price; the words' rarity
   // stays that of the words written.
