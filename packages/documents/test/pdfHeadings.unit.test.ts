@@ -4,6 +4,7 @@ import {
   labelValuePairs,
   pageBodySizes,
   refineOutline,
+  withBadges,
 } from '../src/parse/pdf/headings.js';
 import type { HeadingMark } from '../src/parse/pdf/headings.js';
 import { buildLine } from '../src/parse/pdf/lines.js';
@@ -284,5 +285,32 @@ describe('headings numbered as an outline', () => {
     expect(fontHeadings(few, 10, new Set(), 'body').map((h) => h.name)).toEqual([
       'PROPERTY INSPECTION REPORT FORM',
     ]);
+  });
+});
+
+describe('a status at the right end of a heading line', () => {
+  const headed = (title: string, badge: string): Line => ({
+    ...line(`${title} ${badge}`, 13.5, 700, 1, 'bold'),
+    segments: [
+      { x: 45, end: 250, text: title },
+      { x: 480, end: 560, text: badge },
+    ],
+  });
+  const mark = (l: Line): HeadingMark => ({ at: 0, span: 1, name: l.text, level: 5, page: 1 });
+
+  it('becomes the first line of the section, not part of its name', () => {
+    const l = headed('4.5 Ground-Level Entry Structures', 'NOT INSPECTED');
+    expect(withBadges([l], [mark(l)])).toEqual([
+      { ...mark(l), name: '4.5 Ground-Level Entry Structures', badge: 'NOT INSPECTED' },
+    ]);
+  });
+
+  it('stays in a title in capitals and after a label', () => {
+    for (const l of [
+      headed('GROUND-LEVEL EXTERIOR', 'STRUCTURES'),
+      headed('Appraiser:', 'GEORGE LANCE'),
+      headed('Roof Condition', 'Satisfactory'),
+    ])
+      expect(withBadges([l], [mark(l)])).toEqual([mark(l)]);
   });
 });

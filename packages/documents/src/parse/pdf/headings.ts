@@ -1,6 +1,6 @@
 import { normalizeSpace } from '../text.js';
 import { bodySizeOf, range, round } from './lines.js';
-import type { Line } from './lines.js';
+import type { Line, Segment } from './lines.js';
 import type { PdfDocument } from './load.js';
 
 export interface HeadingMark {
@@ -11,6 +11,8 @@ export interface HeadingMark {
   name: string;
   level: number;
   page: number;
+  /** A status printed at the right end of the heading's line ("NOT INSPECTED"): body text. */
+  badge?: string;
 }
 
 export const MAX_HEADING_CHARS = 120;
@@ -704,4 +706,35 @@ export function refineOutline(
       });
   });
   return out;
+}
+
+/** A status set at the right end of a heading's line: a few words, all in capitals. */
+const BADGE = /^\p{Lu}[\p{Lu}\s/-]{1,28}$/u;
+
+/**
+ * Headings with a status at the right end of their line ("4.5 Ground-Level Entry Structures
+ * … NOT INSPECTED"): the title alone names the section and the status becomes its first line
+ * of text, so the status is not repeated in the path of every chunk below. A title in capitals
+ * of its own keeps its last cell (it may be a column of the title), and so does a label
+ * ("Appraiser:") over its value. Pure.
+ */
+export function withBadges(lines: readonly Line[], marks: readonly HeadingMark[]): HeadingMark[] {
+  return marks.map((m) => {
+    const line = lines[m.at];
+    if (m.span !== 1 || !line || line.segments.length < 2 || m.name !== line.text) return m;
+    const last = line.segments[line.segments.length - 1] as Segment;
+    const title = line.segments
+      .slice(0, -1)
+      .map((s) => s.text)
+      .join(' ');
+    if (
+      !BADGE.test(last.text) ||
+      last.text.split(/\s+/).length > 3 ||
+      !/\p{Ll}/u.test(title) ||
+      // "Appraiser: GEORGE LANCE PEREIRA" is a label and its value.
+      /:$/.test(title)
+    )
+      return m;
+    return { ...m, name: title, badge: last.text };
+  });
 }

@@ -7,7 +7,7 @@ import {
   removeRuleLines,
   removeRunningLines,
 } from './furniture.js';
-import { fontHeadings, outlineMarks, refineOutline } from './headings.js';
+import { fontHeadings, outlineMarks, refineOutline, withBadges } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
 import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, range, round } from './lines.js';
 import type { Line, RawTextItem } from './lines.js';
@@ -203,6 +203,12 @@ export function linesToSections(
         tables: [],
         figures: [],
       };
+      if (mark.badge)
+        blocks.push({
+          markdown: escapeMarkdown(mark.badge),
+          pageStart: mark.page,
+          pageEnd: mark.page,
+        });
     }
     if (i === lines.length) break;
     if (headingLine.has(i)) continue;
@@ -395,7 +401,7 @@ function headingMarks(
 ): HeadingMark[] {
   const font = fontHeadings(lines, bodySize, gridLine, bodyFont, widths);
   const outline = outlineMarks(lines, targets);
-  return outline ? refineOutline(lines, outline, font) : font;
+  return withBadges(lines, outline ? refineOutline(lines, outline, font) : font);
 }
 
 /** The font of most body-size characters. */
