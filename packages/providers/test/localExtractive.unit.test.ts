@@ -1360,6 +1360,19 @@ describe('local answerer: a valuer’s figures', () => {
     );
   });
 
+  it('answers what the report recommends about a thing with the advice about it, not any recommendation', () => {
+    const subfloor = doc(
+      '8. Building Foundation and Structural Components',
+      'Subflooring\n\nRecommendation: pro\n\nRecommendation: structural\n\n' +
+        'Comment: It is advised to engage a certified pest control company to address any ' +
+        'wood-destroying organisms.\n\nRecommendation: pest',
+      15,
+    );
+    expect(
+      lead('What does the report recommend about wood-destroying insects?', [subfloor]),
+    ).toMatch(/pest control company/);
+  });
+
   it('reads "per year" as how often, not what is asked about', () => {
     expect(focusTerms('What are the operating expenses per year?')).toContain('expenses');
   });

@@ -1361,6 +1361,13 @@ const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found|damage
 const ADVICE_QUESTION =
   /\b(how (should|do|can|could|would|to) .{0,60}\b(repair|repaired|fix|fixed|address|addressed|correct|corrected|resolve|resolved|remedy|remedied|treat|treated)|what (should|do) (i|we) do|what .{0,40}\bshould be (used|installed|fitted|done)|recommend(ed|ation|ations)?)\b/i;
 
+/** The word an advice question asks with, which says what kind of answer, not about what. */
+const ADVICE_FRAME = /^(recommend|recommends|recommended|recommendation|recommendations|advice)$/;
+
+/** A sentence that gives advice ("It is advised to engage a certified pest control company"). */
+const ADVISED =
+  /\b(?:is|are) (?:advised|recommended)\b|\brecommend(?:s|ed)? (?:that|to|a|an|the)\b/i;
+
 /** An instruction, as recommendations are written ("Seal the crack and repaint"). */
 const INSTRUCTION =
   /^(repair|replace|seal|clear|clean|install|remove|re-?lay|relay|secure|fasten|service|have|hire|contact|consult|monitor|add|apply|caulk|paint|repaint|regrade|extend|adjust|inject|fill|patch|correct|upgrade|trim|cover|insulate|test|check|evaluate|provide|reseal|re-?secure|re-?attach|rebuild|reinstall|find|locate|investigate|determine|ensure|keep|reduce|improve|re-?check|confirm)\b/i;
@@ -1536,7 +1543,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "What type of inspection was this?": nothing left but the report's own words; ask with them.
   if (asked.length === 0)
     asked = [...new Set(foldWords(query).filter((w) => REPORT_WORDS.has(w) || w === frame))];
-  const framing = asked.filter((t) => FINDING_FRAME.test(t));
+  // "What does the report recommend about wood-destroying insects?": `recommend` asks for
+  // advice (favoured below); the insects are what it is about.
+  const framing = asked.filter(
+    (t) => FINDING_FRAME.test(t) || (ADVICE_QUESTION.test(query) && ADVICE_FRAME.test(t)),
+  );
   // "Who made the furnace?": made frames the question; the furnace is what it is about.
   const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
   const lasting =
@@ -1546,7 +1557,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     lasting && t === 'long' ? TIME_WORDS : (RELATED[t] ?? []);
   const terms = (
     framing.length > 0 && framing.length < asked.length
-      ? asked.filter((t) => !FINDING_FRAME.test(t))
+      ? asked.filter((t) => !framing.includes(t))
       : asked
   ).filter(
     (t, _, all) => !(madeBy && all.length > 1 && /^(made|manufactured|makes|built)$/.test(t)),
@@ -1981,7 +1992,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         /recommend|should|advis/i.test(`${f.subject ?? ''} ${f.text.split(':')[0]}`) ||
         /^(recommendations?|advice)$/i.test(documents[f.doc]!.title.trim()) ||
         /^(the )?(recommendations?|advice|action)\b/i.test(f.text) ||
-        INSTRUCTION.test(f.text);
+        INSTRUCTION.test(f.text) ||
+        ADVISED.test(f.text);
       score *= recommends ? 1.5 : 0.4;
     }
     if (BOILERPLATE.test(f.text) && !aboutScope) score *= 0.4;
