@@ -815,6 +815,11 @@ describe('local answerer: word families, lists, places, counts and times', () =>
       subject: null,
       pairs: ['Inspection Date and Time: 27.09.2022', 'Inspected By: Sample Inspector'],
     });
+    // A finding's title before a dash is its subject, the dash not kept twice when shown.
+    expect(labelPairs('Uneven Pavers — Trip Hazard: safety-hazard / warning')).toEqual({
+      subject: 'Uneven Pavers',
+      pairs: ['Trip Hazard: safety-hazard / warning'],
+    });
   });
 
   it('reads "No." before a figure as a number, and the reading under the image the question names', () => {

@@ -599,10 +599,13 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
     floor = end;
   }
   if (labels.length === 0) return null;
+  // "Uneven Pavers — Trip Hazard:": the dash before the label is said again when the subject
+  // is shown with it.
   const subject =
     line
       .slice(0, labels[0]!.start)
       .replace(/\s*\d+\.\s*$/, '')
+      .replace(/\s*[—–-]+\s*$/u, '')
       .trim() || null;
   // "… damage since check-in is present in 3 rooms: Bathroom 1 shows …": a colon inside a
   // sentence, not a grid (whose lines name their subject in a few words).
