@@ -1378,6 +1378,24 @@ describe('local answerer: a valuer’s figures', () => {
     ).toMatch(/pest control company/);
   });
 
+  it('answers with what was found, not with a label that has nothing after it', () => {
+    const item = doc(
+      'K. Microwave Oven',
+      'K. Microwave Oven:\nComments:\n\nlocation:Kitchen\n\n' +
+        'The microwave oven appeared to be non-operational or was malfunctioning.',
+      18,
+    );
+    expect(lead('Does the microwave work?', [item])).toMatch(/^The microwave oven appeared/);
+    const subfloor = doc(
+      'A. Subflooring',
+      'Water damage was observed on the subflooring during the assessment.',
+      23,
+    );
+    expect(lead('Was water damage found on the subfloor?', [subfloor])).toMatch(
+      /^Water damage was observed on the subflooring/,
+    );
+  });
+
   it('reads "per year" as how often, not what is asked about', () => {
     expect(focusTerms('What are the operating expenses per year?')).toContain('expenses');
   });

@@ -208,6 +208,7 @@ const RELATED: Record<string, readonly string[]> = {
   insulation: ['insulated', 'batt', 'batts', 'cellulose', 'fiberglass', 'fibreglass'],
   insulated: ['insulation', 'batt', 'cellulose', 'fiberglass'],
   roof: ['roofing', 'shingles', 'shingle', 'covering'],
+  subfloor: ['subflooring', 'subfloors'],
   roofing: ['roof', 'shingles', 'covering'],
   wiring: ['wire', 'wires', 'conductors', 'conductor', 'copper', 'aluminum', 'aluminium'],
   pipes: ['piping', 'pipe', 'plumbing', 'supply', 'lines'],
@@ -1987,6 +1988,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (/^[A-Z]\.\s+\p{Ll}/u.test(f.text)) score *= 0.5;
     // A form's question ("What is the deck thickness?") asks; it does not answer.
     if (/\?\s*$/.test(f.text)) score *= 0.3;
+    // A label with nothing after it ("Microwave Oven:") names what follows; it says nothing.
+    if (/:\s*$/.test(f.text)) score *= 0.5;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
     if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
     if (advice) {
