@@ -1396,6 +1396,16 @@ describe('local answerer: a valuer’s figures', () => {
     );
   });
 
+  it('finds two words asked one after the other in the one word a report writes', () => {
+    const pavers = doc(
+      '4. Ground-Level Exterior Structures',
+      'Comment: Uneven paver stones were observed in the backyard, creating a potential trip ' +
+        'hazard to occupants and visitors.',
+      5,
+    );
+    expect(lead('Is there a trip hazard in the back yard?', [pavers])).toMatch(/Uneven paver/);
+  });
+
   it('reads "per year" as how often, not what is asked about', () => {
     expect(focusTerms('What are the operating expenses per year?')).toContain('expenses');
   });

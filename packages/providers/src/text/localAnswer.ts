@@ -1599,12 +1599,19 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
   const defined = definedAcronyms(documents.map((d) => d.text).join('\n'));
-  const ownWords = facts.map((f) =>
-    withSignWords(
+  // "Is there a trip hazard in the back yard?" of "… in the backyard": a word written as one
+  // of two words asked one after the other is both.
+  const joined = new Map<string, string[]>();
+  for (let i = 0; i + 1 < terms.length; i++)
+    joined.set(`${terms[i]!}${terms[i + 1]!}`, [terms[i]!, terms[i + 1]!]);
+  const ownWords = facts.map((f) => {
+    const words = withSignWords(
       withAcronyms(new Set(foldWords(f.text.replace(BACK_REFERENCE, ' '))), f.text, terms, defined),
       f.text,
-    ),
-  );
+    );
+    for (const w of [...words]) for (const t of joined.get(w) ?? []) words.add(t);
+    return words;
+  });
   // A figure answers a score ("Texas West: 8.9"), an amount of money a price; the words' rarity
   // stays that of the words written.
   const factWords = facts.map((f, i) => {
