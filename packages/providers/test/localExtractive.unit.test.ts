@@ -1403,7 +1403,24 @@ describe('local answerer: a valuer’s figures', () => {
         'hazard to occupants and visitors.',
       5,
     );
-    expect(lead('Is there a trip hazard in the back yard?', [pavers])).toMatch(/Uneven paver/);
+    const others = doc(
+      'Interior',
+      [
+        'The loose stair tread is a trip risk.',
+        'Loose tiles in the shower are a safety hazard.',
+        'The missing vent cover is a safety hazard.',
+        'Exposed wiring in the garage is a hazard.',
+        'The primary facade faces the front yard.',
+        'The hose bib was missing.',
+        'One gutter was hanging.',
+      ]
+        .map((t) => `Comment: ${t}`)
+        .join('\n\n'),
+      6,
+    );
+    expect(lead('Is there a trip hazard in the back yard?', [pavers, others])).toMatch(
+      /Uneven paver/,
+    );
   });
 
   it('reads "per year" as how often, not what is asked about', () => {
