@@ -181,14 +181,15 @@ function toRoman(n: number): string {
 /**
  * Headings numbered as an outline and set apart by face alone: a short line in the page's body
  * size (or larger) and a face that is not its body's, opening with a Roman numeral, a capital
- * letter or a decimal number and a stop ("III. Property Assessment Details", "B. Ground-Level
- * Entry Structures", "4.5 Site Context"), a title after it (a capital first, no closing stop or
- * colon), check-column marks before it allowed. A kind of number counts when at least three
- * such lines of it run in order somewhere in the document; its level (0 = top) is the order in
- * which the kinds first appear. I, V, X and L are Roman when they follow the last Roman
- * numeral ("IV." then "V."), else letters when they come after the last letter under it
- * ("C." then "I."). Three or more one right under another are a table of contents, not
- * headings. Pure.
+ * letter or a decimal number and a full stop ("III. Property Assessment Details", "B.
+ * Ground-Level Entry Structures", "4.2. Site Context"), a title after it (a capital first, no
+ * closing stop or colon), check-column marks before it allowed. A kind of number counts when
+ * three of its lines go up in order (by one to three) somewhere in the document; its level (0 =
+ * top) is the order in which the kinds first appear. I, V, X and L are Roman when they follow
+ * the last Roman numeral ("IV." then "V."), else letters when they come after the last letter
+ * under it ("C." then "I."). Contents are not headings: three or more such lines one right
+ * under another on a page, a line whose title comes again further on, and the rest of their
+ * page. Pure.
  */
 export function numberedHeadings(
   lines: readonly Line[],
