@@ -1350,18 +1350,17 @@ describe('local answerer: a valuer’s figures', () => {
   it('answers a question about condition with the finding, not a sentence that points back to it', () => {
     const finding = doc(
       'BROKEN ROOF SHINGLES',
-      'recommendation / deficiency\n\nSeveral roof shingles were observed to be broken. ' +
-        'This condition may lead to water intrusion and should be addressed promptly to ' +
-        "maintain the roof's integrity.",
+      'recommendation / deficiency\n\nThree shingles on the south roof slope are broken. ' +
+        'This condition lets rain reach the roof deck and should be repaired by a roofer soon.',
       12,
     );
     const other = doc(
       'ROOF COVERING',
-      'This type of roofing system typically benefits from annual evaluations and prompt repairs.',
+      'A roof of this kind does best with a yearly evaluation and repairs made early.',
       15,
     );
     expect(lead('What condition are the roof shingles in?', [finding, other])).toMatch(
-      /^Several roof shingles were observed to be broken\./,
+      /^Three shingles on the south roof slope are broken\./,
     );
   });
 
@@ -1369,38 +1368,38 @@ describe('local answerer: a valuer’s figures', () => {
     const subfloor = doc(
       '8. Building Foundation and Structural Components',
       'Subflooring\n\nRecommendation: pro\n\nRecommendation: structural\n\n' +
-        'Comment: It is advised to engage a certified pest control company to address any ' +
-        'wood-destroying organisms.\n\nRecommendation: pest',
+        'Comment: It is advised to have a licensed pest control firm treat the ' +
+        'wood-destroying insects in the sill plate.\n\nRecommendation: pest',
       15,
     );
     expect(
       lead('What does the report recommend about wood-destroying insects?', [subfloor]),
-    ).toMatch(/pest control company/);
+    ).toMatch(/pest control firm/);
   });
 
   it('answers with what was found, not with a label that has nothing after it', () => {
     const item = doc(
       'K. Microwave Oven',
       'K. Microwave Oven:\nComments:\n\nlocation:Kitchen\n\n' +
-        'The microwave oven appeared to be non-operational or was malfunctioning.',
+        'The microwave oven did not heat a cup of water in two minutes.',
       18,
     );
-    expect(lead('Does the microwave work?', [item])).toMatch(/^The microwave oven appeared/);
+    expect(lead('Does the microwave work?', [item])).toMatch(/^The microwave oven did not heat/);
     const subfloor = doc(
       'A. Subflooring',
-      'Water damage was observed on the subflooring during the assessment.',
+      'Water damage was seen on the subflooring under the hall bathroom.',
       23,
     );
     expect(lead('Was water damage found on the subfloor?', [subfloor])).toMatch(
-      /^Water damage was observed on the subflooring/,
+      /^Water damage was seen on the subflooring/,
     );
   });
 
   it('finds two words asked one after the other in the one word a report writes', () => {
     const pavers = doc(
       '4. Ground-Level Exterior Structures',
-      'Comment: Uneven paver stones were observed in the backyard, creating a potential trip ' +
-        'hazard to occupants and visitors.',
+      'Comment: Several paving stones in the backyard sit proud of the rest and are a trip ' +
+        'hazard for anyone walking there.',
       5,
     );
     const others = doc(
@@ -1419,7 +1418,7 @@ describe('local answerer: a valuer’s figures', () => {
       6,
     );
     expect(lead('Is there a trip hazard in the back yard?', [pavers, others])).toMatch(
-      /Uneven paver/,
+      /paving stones in the backyard/,
     );
   });
 
