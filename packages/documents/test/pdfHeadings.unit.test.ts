@@ -230,23 +230,27 @@ function inspectionForm(): Line[] {
   add('Table of contents', 10, 1, 'bold');
   for (const entry of ['A. Site Context', 'B. Entry Structures', 'C. Cladding and Trim'])
     add(entry, 10, 1, 'bold');
-  add('III. Property Assessment Details', 10, 2, 'bold', 3);
-  add('✕ A. Site Context', 10, 2, 'bold');
-  finding(2);
-  add('IV. Ground-Level Exterior Structures', 10, 2, 'bold', 3);
-  add('B. Entry Structures', 10, 2, 'bold');
-  finding(2);
-  add('C. Cladding and Trim', 10, 2, 'bold');
-  finding(2);
-  add('1) New furnace installed in 2021', 10, 2, 'bold');
-  finding(2);
-  add('V. Interior Elements', 10, 3, 'bold', 3);
-  add('C. Cabinetry and Countertops', 10, 3, 'bold');
-  finding(3);
-  add('I. Flooring Surfaces', 10, 3, 'bold');
-  finding(3);
-  add('J. Ceiling Surfaces', 10, 3, 'bold');
-  finding(3);
+  // Each page: a system in Roman numerals, then its items, each with a finding under it.
+  const pages: [number, string, string[]][] = [
+    [2, 'III. Property Assessment Details', ['✕ A. Site Context']],
+    [
+      2,
+      'IV. Ground-Level Exterior Structures',
+      ['B. Entry Structures', 'C. Cladding and Trim', '1) New furnace installed in 2021'],
+    ],
+    [
+      3,
+      'V. Interior Elements',
+      ['C. Cabinetry and Countertops', 'I. Flooring Surfaces', 'J. Ceiling Surfaces'],
+    ],
+  ];
+  for (const [page, system, items] of pages) {
+    add(system, 10, page, 'bold', 3);
+    for (const item of items) {
+      add(item, 10, page, 'bold');
+      finding(page);
+    }
+  }
   add('VI. Electrical Systems', 10, 3, 'bold', 3);
   return lines;
 }
