@@ -178,6 +178,18 @@ describe('chunkDocument', () => {
       ['c', 'Ceiling Surfaces > Stains'],
     ]);
     expect(chunks[0]!.content.startsWith('Location: Living Room\n\ncrack')).toBe(true);
+    // A summary of a sentence or two stays a chunk of its own, where it is found whole.
+    const summary = chunkDocument({
+      title: null,
+      sections: [
+        at(1, 'a', 'Block B', paragraph(30, 'summary')),
+        at(2, 'b', 'East Wall', paragraph(80, 'wall')),
+      ],
+    });
+    expect(summary.map((c) => [c.section_id, c.heading_path])).toEqual([
+      ['a', 'Block B'],
+      ['b', 'Block B > East Wall'],
+    ]);
   });
 
   it('never separates a label from the value after it, even at the size limit', () => {
