@@ -1547,11 +1547,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "What type of inspection was this?": nothing left but the report's own words; ask with them.
   if (asked.length === 0)
     asked = [...new Set(foldWords(query).filter((w) => REPORT_WORDS.has(w) || w === frame))];
+  const advice = ADVICE_QUESTION.test(query);
   // "What does the report recommend about wood-destroying insects?": `recommend` asks for
   // advice (favoured below); the insects are what it is about.
-  const framing = asked.filter(
-    (t) => FINDING_FRAME.test(t) || (ADVICE_QUESTION.test(query) && ADVICE_FRAME.test(t)),
-  );
+  const framing = asked.filter((t) => FINDING_FRAME.test(t) || (advice && ADVICE_FRAME.test(t)));
   // "Who made the furnace?": made frames the question; the furnace is what it is about.
   const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
   const lasting =
@@ -1592,7 +1591,6 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const negated = NEGATION.test(query);
   const why = /^\s*why\b/i.test(query);
   // "How should the crack be repaired?": what the report recommends for it.
-  const advice = ADVICE_QUESTION.test(query);
   // A rating answers a question about condition, and no other kind.
   const ratingAsked = /\b(condition|state|shape|rated|rating)\b/i.test(query);
   const ratingAnswers = CONDITION_QUESTION.test(query);

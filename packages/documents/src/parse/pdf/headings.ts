@@ -132,7 +132,12 @@ export function fontHeadings(
   // Structures") in a face of their own are headings in either kind of document, each kind of
   // number a level of its own.
   const marked = new Set([...found, ...centred.flatMap((m) => range(m.at, m.at + m.span))]);
-  const numbered = numberedHeadings(lines, bodySize, exclude, bodyFont)
+  const numbered = numberedHeadings(
+    lines,
+    exclude,
+    (l) => pageFont.get(l.page) ?? bodyFont,
+    (l) => pageSize.get(l.page) ?? bodySize,
+  )
     .filter((m) => !marked.has(m.at))
     .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1 + m.level) }));
   return [...sized, ...styled, ...centred, ...margin, ...numbered].sort((a, b) => a.at - b.at);
@@ -140,12 +145,14 @@ export function fontHeadings(
 
 /** An outline number: a Roman numeral, a capital letter or a decimal number, then a stop. */
 const OUTLINE_NUMBER = /^([IVXL]{1,6}|[A-Z]|\d{1,2}(?:\.\d{1,2})*)\.\s+(?=\p{Lu})/u;
+/** Glyphs a form prints as check marks. */
+const MARK_GLYPHS = '✕✖✗✘✓✔☑☒■●•';
 /** Marks in a form's check columns, printed on a heading's line before it. */
-const CHECK_MARKS = /^[✕✖✗✘✓✔☑☒xX■●•\s]+$/u;
+const CHECK_MARKS = new RegExp(`^[${MARK_GLYPHS}xX\\s]+$`, 'u');
 /** Headings of one kind of number a document needs before they count as its outline. */
 const OUTLINE_RUN = 3;
 /** Check marks run into a heading's line ("✕ A. Food Waste Disposer"). */
-const LEADING_MARKS = /^(?:[✕✖✗✘✓✔☑☒■●•]\s*)+/u;
+const LEADING_MARKS = new RegExp(`^(?:[${MARK_GLYPHS}]\\s*)+`, 'u');
 
 /** The value of a Roman numeral, or 0 when it is not one. */
 function romanValue(text: string): number {
@@ -191,22 +198,21 @@ function toRoman(n: number): string {
  * under another on a page, a line whose title comes again further on, and the rest of their
  * page. Pure.
  */
-export function numberedHeadings(
+function numberedHeadings(
   lines: readonly Line[],
-  bodySize: number,
   exclude: ReadonlySet<number>,
-  bodyFont = '',
+  /** The face of the body text on a line's page. */
+  faceOf: (line: Line) => string,
+  /** The type size of most of a line's page. */
+  sizeOf: (line: Line) => number,
 ): HeadingMark[] {
-  const pageFont = pageBodyFonts(lines, bodySize);
-  const pageSize = pageTypeSizes(lines);
   type Candidate = { at: number; kind: string; value: number; name: string; page: number };
   const found: Candidate[] = [];
   let lastLetter = 0;
   let lastRoman = 0;
   lines.forEach((line, i) => {
-    const face = pageFont.get(line.page) ?? bodyFont;
-    if (exclude.has(i) || line.marginTitle || !line.font || line.font === face) return;
-    if (line.size < (pageSize.get(line.page) ?? bodySize) - 0.5) return;
+    if (exclude.has(i) || line.marginTitle || !line.font || line.font === faceOf(line)) return;
+    if (line.size < sizeOf(line) - 0.5) return;
     const segments =
       line.segments.length > 0 ? line.segments : [{ x: line.x, end: line.end, text: line.text }];
     const last = segments[segments.length - 1];
@@ -237,6 +243,7 @@ export function numberedHeadings(
     if (kind === 'roman') [lastRoman, lastLetter] = [value, 0];
     found.push({ at: i, kind, value, name: text, page: line.page });
   });
+  if (found.length === 0) return [];
   // Three or more one right under another on a page, with nothing between, are a table of
   // contents, and so is a line whose words come again further on, and so is the rest of their
   // page.
