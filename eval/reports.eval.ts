@@ -43,6 +43,14 @@ const SHOW_MISSES = process.env.EVAL_SHOW_MISSES === '1';
 /** `EVAL_SHOW_ANSWERS=1` prints each chat answer (for reading; never written to the results). */
 const SHOW_ANSWERS = process.env.EVAL_SHOW_ANSWERS === '1';
 const DUMP_CHAT = process.env.EVAL_DUMP_CHAT ?? null;
+/**
+ * `EVAL_DUMP_LEGS=FILE`: every chunk (text, heading path, type) and each question's top 50 of
+ * each leg, for measuring a change to one leg offline (document text: keep it outside the
+ * repository).
+ */
+const DUMP_LEGS = process.env.EVAL_DUMP_LEGS ?? null;
+/** How deep each leg is dumped: the candidate depth the retrieval service fuses for top_k 6. */
+const DUMP_DEPTH = 50;
 /** Heading field weights of the BM25-over-chunks reference (0: the chunk text alone). */
 const HEADING_WEIGHTS = [0, 1, 2, 3];
 /** Keyword-leg weights of the extra hybrid runs (1 is the spec's RRF). */
@@ -392,6 +400,18 @@ async function main(): Promise<void> {
         q,
         await retrieveLeg(nats!, reportId, q.question, 'vector', contentOf),
       );
+      const legs = DUMP_LEGS
+        ? {
+            // Each leg's own rank: the returned order puts figures after text.
+            keyword: (await retrieveFolder(nats!, reportId, q.question, DUMP_DEPTH, 'keyword')).map(
+              (c) => [c.id, c.bm25_rank],
+            ),
+            vector: (await retrieveFolder(nats!, reportId, q.question, DUMP_DEPTH, 'vector')).map(
+              (c) => [c.id, c.vector_rank],
+            ),
+            system: body.chunks.map((c) => c.id),
+          }
+        : null;
       let chatStates: boolean | null = null;
       let chatFirst: boolean | null = null;
       let chatCited: boolean | null = null;
@@ -438,8 +458,31 @@ async function main(): Promise<void> {
           baseline_pdftotext_pages_bm25: baseline,
         } as Record<string, Outcome>,
         chat: { states: chatStates, first: chatFirst, cited: chatCited },
+        legs,
       };
     });
+    if (DUMP_LEGS) {
+      await writeFile(
+        DUMP_LEGS,
+        JSON.stringify({
+          reports: Object.fromEntries(reportOf),
+          chunks: rows.map(({ id, report_id, content, content_type, heading_path }) => ({
+            id,
+            report_id,
+            content,
+            content_type,
+            heading_path,
+          })),
+          questions: perQuestion.map(({ id, file, question, answer, legs }) => ({
+            id,
+            file,
+            question,
+            answer,
+            legs,
+          })),
+        }),
+      );
+    }
 
     // The in-memory folder index (ADR 135) against the SQL legs it replaced, on these reports.
     const answerable = questions.filter((q) => reportOf.has(q.file));
@@ -555,7 +598,7 @@ async function main(): Promise<void> {
       },
       ingest_s: ingestS,
       total_run_s: (Date.now() - started) / 1000,
-      per_question: perQuestion,
+      per_question: perQuestion.map(({ legs: _legs, ...r }) => r),
     };
     await mkdir(RESULTS, { recursive: true });
     const stamp = result.date.replace(/[:.]/g, '-');
