@@ -1442,3 +1442,51 @@ describe('local answerer: a valuer’s figures', () => {
     expect(answer).not.toMatch(/^2\.1 Basement \/ Parking Level\.?\s*\[/);
   });
 });
+
+describe('local answerer: labels that answer, and who did a thing', () => {
+  const first = (q: string, texts: string[], titles: string[] = []) =>
+    localAnswer(
+      texts.map((t, i) => ({
+        ref: `C${i + 1}`,
+        title: titles[i] ?? 'Report',
+        citation: `R.pdf p. ${i + 1}`,
+        text: t,
+      })),
+      q,
+    ).split('\n')[0];
+
+  it('answers with a label that names what is asked, though the question says more words', () => {
+    // Each image's readings repeat the label, so it is common; "set" and "camera" are nowhere.
+    const image = (n: number) =>
+      `Thermal image : IMG-0${n}.JPG Device : Model T-100\n\nSerial Number : 0012345\n\n` +
+      `2${n}.4 °C Hotspot : 2${n}.4 °C\n\nColdspot : 1${n}.2 °C\n\nEmissivity : 0.95\n\n` +
+      'Reflected temperature : 22 °C';
+    const pages = [
+      [1, 2, 3],
+      [4, 5, 6],
+      [7, 8],
+    ].map((ns) => ns.map(image).join('\n\n'));
+    expect(
+      first(
+        'What emissivity was set on the thermal camera?',
+        pages,
+        Array(3).fill('Thermal Images'),
+      ),
+    ).toMatch(/^Emissivity: 0\.95\./);
+    // A label with nothing said after it does not answer.
+    expect(first('What emissivity was set on the thermal camera?', ['Emissivity: N/A'])).toMatch(
+      /^The report does not say\./,
+    );
+  });
+
+  it('answers who did a thing by what was done, whatever verb the report says it with', () => {
+    expect(
+      first('Who carried out the structural inspection?', [
+        'The inspection was carried out together with a drainage survey (Drainage surveyor: Mr. Sample Drainer).',
+        'This inspection was conducted on 3 April 2025 by Mr. Sample Engineer, a structural engineer with 12 years of practice.',
+        'Structural members were checked where they could be seen.',
+        'No structural movement was found in the north wall.',
+      ]),
+    ).toContain('Sample Engineer');
+  });
+});

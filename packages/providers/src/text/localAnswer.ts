@@ -1092,6 +1092,12 @@ interface Scored extends Fact {
    * recommendation?"): it answers though it does not repeat the question.
    */
   named: boolean;
+  /**
+   * A label that names what is asked, with a value after it ("Thermal Images – emissivity: 0.94"
+   * for "What emissivity was set on the thermal camera?"): it answers though the question says
+   * more words than the label.
+   */
+  labelAnswers: boolean;
 }
 
 /** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
@@ -1387,6 +1393,9 @@ const FOCUS = new RegExp(
 /** A verb that ends a question after its noun phrase ("What lodging taxes apply?"). */
 const PHRASE_VERB =
   /^(?:apply|applies|exist|exists|remain|remains|include|includes|cover|covers|require|requires|affect|affects|mean|means|need|needs|show|shows|say|says|happen|happens|matter|matters|involve|involves)$/i;
+/** Verbs of doing, which a report says in words of its own ("carried out", "conducted"). */
+const DOING =
+  /^(?:carry|carried|carries|conduct|conducted|conducts|perform|performed|performs|do|did|does|done|complete|completed|undertake|undertook|undertaken)$/;
 /** A noun that frames what it counts or measures ("number of", "amount of"). */
 const COUNT_FRAME = /^(?:number|amount|count|total|quantity|percentage|share|proportion)$/i;
 /** Words that say which count ("the maximum number of …"), not which number ("serial number"). */
@@ -1558,12 +1567,17 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     /\b(take|takes|took|last|lasts|until|ago|sell|sold)\b/i.test(query);
   const relatedOf = (t: string): readonly string[] =>
     lasting && t === 'long' ? TIME_WORDS : (RELATED[t] ?? []);
+  // "Who carried out the structural inspection?": carrying out says who did it, not what; the
+  // report says it in its own words ("conducted … by Er. …").
+  const whoDid = /^\s*who\b/i.test(query);
   const terms = (
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !framing.includes(t))
       : asked
   ).filter(
-    (t, _, all) => !(madeBy && all.length > 1 && /^(made|manufactured|makes|built)$/.test(t)),
+    (t, _, all) =>
+      !(madeBy && all.length > 1 && /^(made|manufactured|makes|built)$/.test(t)) &&
+      !(whoDid && all.length > 1 && DOING.test(t)),
   );
   // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
   // "Contract end: 19 April 2027"), whatever its label.
@@ -1734,6 +1748,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         : undefined;
     let score = 0;
     let recommends = false;
+    let labelAnswers = false;
     const matched: string[] = [];
     let direct = false;
     for (const t of terms) {
@@ -1831,7 +1846,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // naming someone but nothing else asked names someone else.
     if (who) {
       const byRole = f.labelled && PERSON_LABEL.test(labelText);
-      const onlyWho = matched.length === 1 && terms.length > 2 && !byRole;
+      const onlyWho = matched.length === 1 && terms.length >= 2 && !byRole;
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
     }
     // "What kind of road is North Kootenai Creek Road?": "… is a graveled county roadway".
@@ -1912,7 +1927,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
                 termMatches(modifier, label) &&
                 focus.some((t) => termMatches(t, words))));
         if (otherOne) score *= 0.7;
-        else if (labelNames && !sentenceUnder) score *= 1.5;
+        else if (labelNames && !sentenceUnder) {
+          score *= 1.5;
+          labelAnswers = true;
+        }
         // "Inspection Date: 15 March 2024" says when the report was made, not when the
         // building was built, unless that is asked.
         else if (when && label && REPORT_EVENT.test(labelText) && !REPORT_EVENT.test(query))
@@ -1981,8 +1999,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         score *= 0.5;
       // "Shading systems: N/A" says what is not there, which answers "is there …?" and not
       // what kind, how big or when.
-      else if (NO_VALUE.test(valueText) && (kind || material || quantity || focus.length > 0))
+      else if (NO_VALUE.test(valueText) && (kind || material || quantity || focus.length > 0)) {
         score *= 0.5;
+        labelAnswers = false;
+      }
       // A short value under a label the question names: "cooktop: Dacor".
       else if (value.length <= 6 && matched.some((t) => termMatches(t, label))) score *= 1.25;
     }
@@ -2024,6 +2044,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       recommends,
       named: namedBy,
       counts: countsIt,
+      labelAnswers: labelAnswers && /\p{L}|\d/u.test(valueText),
     };
   });
 }
@@ -2130,7 +2151,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   // Who: a person named under their role answers, though the role is said in other words
   // ("Inspector: …" for "Who inspected …?").
   const enough =
-    best.recommends || best.counts || best.matched.includes('who')
+    best.recommends || best.counts || best.labelAnswers || best.matched.includes('who')
       ? ANSWERED_SHARE / 2
       : ANSWERED_SHARE;
   // A fact that stands far above every other ("Water Supply Service: 3/4 in connection …" for
