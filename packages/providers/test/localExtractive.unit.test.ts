@@ -1489,4 +1489,35 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ]),
     ).toContain('Sample Engineer');
   });
+
+  it('answers a question about condition with what was found, not with what to do about it', () => {
+    // Other items of the roof, each with its comment and recommendation.
+    const other = (n: number) =>
+      [
+        `Roof Vents ${n} Comment: A vent pipe ends too close to the balcony above the shingles.`,
+        `Roof Covering ${n} Comment: Some roof shingles are cracked and brittle.\n\nRecommendation: roof`,
+        'Comment: Loose shingles were seen in places on the roof. A roofer should fix the shingles.',
+      ].join('\n\n');
+    const item = [
+      'Overall Roof Condition Comment: Several roof shingles were seen to be split along their edges. This condition may let water in and should be seen to soon.',
+      'Comment: The roof is past the service life of its shingles; ask a roofer about replacing it.',
+      'Recommendation: roof Garden Walls and Steps',
+      'Roof Flashing Comment: The flashing at the chimney is loose. This condition can let water in.',
+    ].join('\n\n');
+    const docs = [other(1), item, other(2), other(3)].map((text, i) => ({
+      ref: `C${i + 1}`,
+      title: '5. Roofing',
+      text,
+    }));
+    const scored = scoreFacts(docs, 'What condition are the roof shingles in?');
+    const score = (start: string) => scored.find((f) => f.text.startsWith(start))!.score;
+    expect(score('Recommendation: roof Garden')).toBeLessThan(
+      0.75 * score('Comment: Several roof'),
+    );
+    // Asked what to do, the recommendation counts in full.
+    const advice = scoreFacts(docs, 'What does the report recommend for the roof shingles?');
+    expect(
+      advice.find((f) => f.text.startsWith('Recommendation: roof Garden'))!.score,
+    ).toBeGreaterThan(advice.find((f) => f.text.startsWith('Comment: Several roof'))!.score);
+  });
 });

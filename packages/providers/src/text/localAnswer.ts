@@ -2017,6 +2017,14 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (/:\s*$/.test(f.text)) score *= 0.5;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
     if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
+    // "What condition are the roof shingles in?": what was found says it; what to do about it
+    // ("Recommendation: roofer") does not.
+    if (
+      ratingAnswers &&
+      !advice &&
+      /^(recommendations?|recommended actions?|actions?)$/i.test(labelText.trim())
+    )
+      score *= 0.6;
     if (advice) {
       // What to do is said under a recommendation, or as an instruction ("Seal the crack").
       recommends =
