@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isPageNumber,
+  removeCheckColumnLegends,
   removeContentsEntries,
   removeRepeatedTitles,
   removeRuleLines,
@@ -10,6 +11,18 @@ import type { Line } from '../src/parse/pdf/lines.js';
 
 function line(page: number, y: number, text: string): Line {
   return { page, y, x: 50, end: 500, size: 9, text, segments: [{ x: 50, end: 500, text }] };
+}
+
+/** A line laid out word by word, 6 points a letter and a gap of 12 between words. */
+function wordLine(y: number, text: string): Line {
+  let x = 60;
+  const words = text.split(' ').map((w) => {
+    const word = { x, end: x + 6 * w.length, text: w };
+    x = word.end + 12;
+    return word;
+  });
+  const end = words.at(-1)!.end;
+  return { page: 1, y, x: 60, end, size: 8, text, segments: [{ x: 60, end, text }], words };
 }
 
 describe('page furniture', () => {
@@ -203,5 +216,35 @@ describe('page furniture', () => {
       ['Hotspot : 27.3 °C', 'Image one.'],
       ['Hotspot : 27.3 °C', 'Image two.'],
     ]);
+  });
+
+  it("drops a check form's column codes printed before every item, and keeps a grid's header and spaced letters", () => {
+    const items = [
+      'I NI D X NP Dishwasher Comment: The rinse arm was loose.',
+      'I NI D X NP Range Hood',
+      'I NI D X NP Garbage Disposal Comment: It hummed and did not turn.',
+      'I NI D X NP Laundry Sink',
+      'I NI D X NP AC Condenser Comment: The fins were bent.',
+    ].map((t, i) => wordLine(700 - 20 * i, t));
+    const header = wordLine(720, 'S R C NP NI NO');
+    const spaced = wordLine(500, 'R O O M 0 1 O F 0 5');
+    const alone = wordLine(480, 'I NI D Shed');
+    const kept = removeCheckColumnLegends([header, ...items, spaced, alone]);
+    expect(kept.map((l) => l.text)).toEqual([
+      'S R C NP NI NO',
+      'Dishwasher Comment: The rinse arm was loose.',
+      'Range Hood',
+      'Garbage Disposal Comment: It hummed and did not turn.',
+      'Laundry Sink',
+      // The codes of the legend go; a code that names the item stays.
+      'AC Condenser Comment: The fins were bent.',
+      'R O O M 0 1 O F 0 5',
+      'Shed',
+    ]);
+    expect(kept[1]!.x).toBe(kept[1]!.words![0]!.x);
+    expect(kept[1]!.segments[0]!.text).toBe('Dishwasher Comment: The rinse arm was loose.');
+    // Fewer than five lines open with the codes: an item list's own words, left as they are.
+    const few = items.slice(0, 4);
+    expect(removeCheckColumnLegends(few).map((l) => l.text)).toEqual(few.map((l) => l.text));
   });
 });

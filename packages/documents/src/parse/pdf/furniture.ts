@@ -1,4 +1,4 @@
-import type { Line } from './lines.js';
+import type { Line, Word } from './lines.js';
 
 // Layout analysis
 
@@ -192,6 +192,79 @@ export function removePageFurniture(
 
 /** A table of contents entry: a title, a leader of dots and its page ("Zoning ........ 36"). */
 const CONTENTS_ENTRY = /(?:\.\s?){4,}\s*\d{1,4}$|…{2,}\s*\d{1,4}$/;
+
+/** A column code of a rating or check form ("I", "NI", "NP", "D"): one to three capitals. */
+const COLUMN_CODE = /^[A-Z]{1,3}$/;
+/** A mark printed among the codes ("X", "✓", "☒"). */
+const CODE_MARK = /^[xX✓✔•●■☐☑☒]$/;
+/** On how many lines a run of codes must open an item for it to be the form's legend. */
+const LEGEND_LINES = 5;
+
+/** The column codes a line opens with, and how many of its words they and their marks take. */
+function leadingCodes(words: readonly Word[]): { codes: string[]; ends: number[] } {
+  const codes: string[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const t = (words[i] as Word).text;
+    if (CODE_MARK.test(t)) continue;
+    if (!COLUMN_CODE.test(t)) break;
+    codes.push(t);
+    ends.push(i + 1);
+  }
+  return { codes, ends };
+}
+
+/** The words of `text` after its first `n`, whitespace kept as it was. */
+function afterWords(text: string, n: number): string {
+  return text.replace(new RegExp(`^\\s*(?:\\S+\\s+){${n}}`), '');
+}
+
+/**
+ * A check form's column codes printed before every item ("I NI D X NP Microwave Oven", one
+ * program's inspection form): a legend, not the item's name, so it goes from the start of each
+ * line it opens. A run of three codes or more (marks among them ignored) opening at least
+ * `LEGEND_LINES` lines, each with words after it, is the legend; each line loses the longest
+ * such run it opens with ("I NI D NP AC Unit" keeps "AC Unit"). A line of codes alone (a rating
+ * grid's column header) stays, and so do letters spaced out ("R O O M 0 1": a letter twice, none
+ * of two). Pure.
+ */
+export function removeCheckColumnLegends(lines: Line[]): Line[] {
+  const counts = new Map<string, number>();
+  const leads = lines.map((l) => {
+    const words = l.words ?? [];
+    const lead = leadingCodes(words);
+    const last = lead.ends.at(-1) ?? 0;
+    // Letters spaced out ("R O O M 0 1") are a word, not codes: codes differ, and some have two
+    // letters or three.
+    const distinct = new Set(lead.codes).size === lead.codes.length;
+    if (lead.codes.length < 3 || last >= words.length || !distinct) return null;
+    if (!lead.codes.some((c) => c.length > 1)) return null;
+    for (let k = 3; k <= lead.codes.length; k++) {
+      const key = lead.codes.slice(0, k).join(' ');
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return lead;
+  });
+  if (![...counts.values()].some((n) => n >= LEGEND_LINES)) return lines;
+  return lines.map((l, i) => {
+    const lead = leads[i];
+    if (!lead) return l;
+    let k = lead.codes.length;
+    while (k >= 3 && (counts.get(lead.codes.slice(0, k).join(' ')) ?? 0) < LEGEND_LINES) k--;
+    if (k < 3) return l;
+    const words = l.words ?? [];
+    const kept = words.slice(lead.ends[k - 1]);
+    const cut = (kept[0] as Word).x;
+    const segments = l.segments.flatMap((s) => {
+      if (s.end <= cut) return [];
+      if (s.x >= cut - 0.5) return [s];
+      const dropped = words.filter((w) => w.x >= s.x - 1 && w.x < cut).length;
+      const text = afterWords(s.text, dropped);
+      return [{ ...s, x: cut, text, runs: undefined }];
+    });
+    return { ...l, x: cut, text: segments.map((s) => s.text).join(' '), segments, words: kept };
+  });
+}
 
 /**
  * Table of contents entries: they point to sections, they say nothing themselves, and as text

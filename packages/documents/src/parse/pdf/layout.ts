@@ -1,6 +1,7 @@
 import type { RawFigure, RawSection, RawTable } from '../sections.js';
 import { escapeMarkdown, padRows, rowsToMarkdown } from '../text.js';
 import {
+  removeCheckColumnLegends,
   removeContentsEntries,
   removePageFurniture,
   removeRepeatedTitles,
@@ -346,18 +347,20 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
   );
   const heights = pages.map((p) => p.height);
   const lines = mergeOffsetRows(
-    removeContentsEntries(
-      removeRepeatedTitles(
-        removeRunningLines(
-          removePageFurniture(
-            perPage,
+    removeCheckColumnLegends(
+      removeContentsEntries(
+        removeRepeatedTitles(
+          removeRunningLines(
+            removePageFurniture(
+              perPage,
+              heights,
+              pages.map((p) => p.width ?? 612),
+            ),
             heights,
-            pages.map((p) => p.width ?? 612),
-          ),
+          ).map(removeRuleLines),
           heights,
-        ).map(removeRuleLines),
-        heights,
-      ).flat(),
+        ).flat(),
+      ),
     ),
   );
   const bodySize = bodySizeOf(lines);
