@@ -1520,4 +1520,17 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       advice.find((f) => f.text.startsWith('Recommendation: roof Garden'))!.score,
     ).toBeGreaterThan(advice.find((f) => f.text.startsWith('Comment: Several roof'))!.score);
   });
+
+  it('answers a brand with a name under its label, not a type under a label that says brand', () => {
+    const heating = {
+      ref: 'C1',
+      title: 'Heating',
+      citation: 'R.pdf p. 1',
+      text: 'Location of unit: Basement\n\nHeating System Type/Brand: Forced air high efficiency gas\n\nEnergy Source: Natural gas\n\nBrand: Lennox\n\nAge: 9 years',
+    };
+    const kitchen = { ref: 'C2', title: 'Kitchen', text: 'Brand: BOSCH\n\nBrand: WHIRLPOOL' };
+    expect(localAnswer([heating, kitchen], 'What brand is the furnace?').split('\n')[0]).toBe(
+      'Heating – brand: Lennox. [R.pdf p. 1]',
+    );
+  });
 });

@@ -2016,7 +2016,19 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // A label with nothing after it ("Microwave Oven:") names what follows; it says nothing.
     if (/:\s*$/.test(f.text)) score *= 0.5;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
-    if (brand && /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text)) score *= 1.3;
+    // Under a label, the value is the name: every word of it capitalised ("Brand: Coleman",
+    // "GENERAL ELECTRIC"), not "Type/Brand: Mid efficiency gas".
+    if (
+      brand &&
+      (label
+        ? /\p{L}/u.test(valueText) &&
+          valueText
+            .trim()
+            .split(/\s+/)
+            .every((w) => !/^\p{L}/u.test(w) || /^\p{Lu}/u.test(w))
+        : /[a-z,]\s+\p{Lu}[\p{Ll}\p{Lu}]+/u.test(f.text))
+    )
+      score *= 1.3;
     // "What condition are the roof shingles in?": what was found says it; what to do about it
     // ("Recommendation: roofer") does not.
     if (
