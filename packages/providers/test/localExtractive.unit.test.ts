@@ -1533,4 +1533,16 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'Heating – brand: Lennox. [R.pdf p. 1]',
     );
   });
+
+  it('says what was seen with a rating under the same label, in one answer', () => {
+    const kitchen = {
+      ref: 'C1',
+      title: 'Appliances',
+      citation: 'R.pdf p. 9',
+      text: 'Dishwasher: Needs Repair\n\nDishwasher: The door seal is torn and water runs out at the front\n\nRange: Satisfactory',
+    };
+    expect(localAnswer([kitchen], 'Is there a problem with the dishwasher?').split('\n')[0]).toBe(
+      'Appliances – dishwasher: Needs Repair. The door seal is torn and water runs out at the front. [R.pdf p. 9]',
+    );
+  });
 });

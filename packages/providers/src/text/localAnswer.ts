@@ -520,6 +520,8 @@ function itemLine(line: string): RegExpExecArray | null {
   if (/[.!?:;]$/.test(line) || line.split(/\s+/).length > 12) return null;
   const m = ITEM_RATING.exec(line) ?? ITEM_STATUS.exec(line);
   if (!m || !/^[\p{Lu}\d]/u.test(m[1]!) || m[1]!.split(/\s+/).length > 9) return null;
+  // "Dishwasher: Needs Repair": the name without its colon (said again between name and rating).
+  m[1] = m[1]!.replace(/\s*:$/, '');
   return /\b(is|was|were|are|be|been|has|have|had|will|should|must|appears?|seems?)\b/i.test(m[1]!)
     ? null
     : m;
@@ -2127,8 +2129,17 @@ function withSubject(fact: Scored, doc: ContextDocument): string {
   return `${subject} – ${text}`;
 }
 
-function stated(fact: Scored, doc: ContextDocument): string {
-  const text = sentence(shown(withSubject(fact, doc), fact.matched));
+/** A labelled fact whose value is a rating and nothing else ("Roof: Serviceable"). */
+function ratingOnly(fact: Fact): boolean {
+  return fact.labelled && RATING_VALUE.test(fact.text);
+}
+
+/** A fact for people, with its citation; `why`, a fact of the same label, said after it. */
+function stated(fact: Scored, doc: ContextDocument, why?: Scored): string {
+  const said = sentence(shown(withSubject(fact, doc), fact.matched));
+  const text = why
+    ? `${said} ${sentence(shown(why.text.slice(why.text.indexOf(':') + 1).trim(), why.matched))}`
+    : said;
   const from = doc.memory
     ? 'From your earlier conversation: '
     : doc.attachment
@@ -2181,8 +2192,20 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     best.coverage >= STANDS_OUT_COVERAGE && (!next || best.score >= STANDS_OUT_RATIO * next.score);
   if (best.coverage < enough && together < 0.6 * total && !standsOut)
     return `${lead}\n\nThe nearest passage: ${stated(best, documents[best.doc]!)}`;
-  const [first, ...more] = chosen;
-  const lines = [stated(first!, documents[first!.doc]!)];
+  const [first, ...rest] = chosen;
+  // A rating ("Water Heater: Needs Evaluation") says how a thing was found; what was seen under
+  // the same label ("Water Heater: Puddle of water under the drain valve") says why: one answer.
+  const why = ratingOnly(first!)
+    ? rest.find(
+        (f) =>
+          f.doc === first!.doc &&
+          f.labelled &&
+          !ratingOnly(f) &&
+          factLabel(f).trim().toLowerCase() === factLabel(first!).trim().toLowerCase(),
+      )
+    : undefined;
+  const more = rest.filter((f) => f !== why);
+  const lines = [stated(first!, documents[first!.doc]!, why)];
   if (more.length > 0) {
     lines.push('', 'The report also says:');
     for (const f of more) lines.push(`- ${stated(f, documents[f.doc]!)}`);
