@@ -1545,4 +1545,33 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'Appliances – dishwasher: Needs Repair. The door seal is torn and water runs out at the front. [R.pdf p. 9]',
     );
   });
+
+  it('answers with the table a sentence points to, not with the pointer', () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: 'Reconciliation',
+        citation: 'R.pdf p. 40',
+        text: 'Having weighed the approaches, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.\n\n| Valuation | Interest | Date | Value Conclusion |\n| --- | --- | --- | --- |\n| As Is | Fee Simple | May 2, 2025 | $2,450,000 |',
+      },
+      {
+        ref: 'C2',
+        title: 'Letter',
+        citation: 'R.pdf p. 2',
+        text: 'Based on the analysis in the following report, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.',
+      },
+    ];
+    expect(localAnswer(docs, 'What is the concluded market value?').split('\n')[0]).toContain(
+      'Value Conclusion: $2,450,000',
+    );
+    // A pointer followed by what it points to is an answer of its own.
+    const stated = [
+      {
+        ref: 'C1',
+        title: 'Site',
+        text: 'The construction class is as follows: B - concrete frame with masonry floors and roof.',
+      },
+    ];
+    expect(localAnswer(stated, 'What is the construction class?')).toContain('B - concrete frame');
+  });
 });

@@ -1366,6 +1366,13 @@ const CONDITION_QUESTION =
 const BACK_REFERENCE =
   /\b(?:this|that|these|those|such)\s+(?:conditions?|issues?|problems?|concerns?|situations?)\b/gi;
 
+/**
+ * A sentence that points to what follows it ("The 2023 assessment and taxes are shown below.",
+ * "… concluded as follows:"): the table or list after it says the figures; the sentence does not.
+ */
+const FORWARD_REFERENCE =
+  /\b(?:as follows|(?:is|are|were|is being) (?:shown|summari[sz]ed|listed|presented|detailed|set out) below|shown below|the following (?:table|information|chart|grid|list|summary)\b)/i;
+
 /** Words that ask for a finding without naming what it is about. */
 const FINDING_FRAME = /^(wrong|problems?|issues?|defects?|concerns?|found|damages?)$/;
 
@@ -2054,6 +2061,15 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (ADVICE.test(f.text)) score *= 0.6;
     if (material && [...words].some((w) => MATERIAL_WORDS.has(w))) score *= 1.3;
     if (/\bpage \d+ of \d+/i.test(f.text)) score *= 0.2; // a running header left in the text
+    // A pointer to a table below, with nothing of its own after it but a few words (a title).
+    const pointer = FORWARD_REFERENCE.exec(f.text);
+    const after = pointer ? f.text.slice(pointer.index + pointer[0].length) : '';
+    if (
+      pointer &&
+      !/\d/.test(after) &&
+      after.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length <= 4
+    )
+      score *= 0.5;
     // What was said before about the report counts less than the report itself.
     if (documents[f.doc]?.memory) score *= 0.8;
     if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
