@@ -1574,4 +1574,19 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ];
     expect(localAnswer(stated, 'What is the construction class?')).toContain('B - concrete frame');
   });
+
+  it('says a label and its value with one colon, and no markdown escape', () => {
+    expect(cleanText('Value of Site Improvements \\=$ 25,000 \\~ \\@ 3')).toBe(
+      'Value of Site Improvements =$ 25,000 ~ @ 3',
+    );
+    const bpo = {
+      ref: 'C1',
+      title: 'Repairs',
+      citation: 'B.pdf p. 4',
+      text: '| Repair Total: | $1,250 |\n| --- | --- |\n| Roof Repair: | $900 |',
+    };
+    const said = localAnswer([bpo], 'What is the repair total?').split('\n')[0];
+    expect(said).toContain('Repair Total: $1,250');
+    expect(said).not.toContain('::');
+  });
 });

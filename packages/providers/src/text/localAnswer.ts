@@ -339,7 +339,8 @@ export function cleanText(line: string): string {
       .replace(/^\s{0,3}(?:#{1,6}\s+|>\s*|[-*+•●▪◦■][\u200b\s]+|\d+[.)]\s+(?=\D))/u, '')
       .replace(/(?<!\\)(\*\*|__|`)/g, '')
       .replace(/(^|\s)[*_](\S(?:.*?[^\s\\])?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-      .replace(/\\([\\`*_{}[\]()#+\-.!|>~<&$])/g, '$1') // markdown escapes: the character itself
+      // Markdown escapes (any ASCII punctuation, CommonMark): the character itself.
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
       .replace(/&nbsp;/g, ' ')
       // A form's dot leader to its figure ("OPINION OF SITE VALUE ........ =$ 425000"): a label
       // and its value. A contents line's leader to a page number stays.
@@ -463,24 +464,29 @@ function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument
 const FIGURE = /[$€£]\s?\d|\d,\d{3}|\d\.\d|\b(?!(?:19|20)\d\d\b)\d{3,}\b/;
 
 /** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
+/** A label and its value, one colon between them ("Repair Total:" and "$0": "Repair Total: $0"). */
+function paired(label: string, value: string): string {
+  return `${label.replace(/\s*:\s*$/, '')}: ${value}`;
+}
+
 function rowFact(header: readonly string[] | null, cells: readonly string[]): string | null {
   const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
   if (filled.length === 0) return null;
   const [first, ...rest] = filled;
   if (rest.length === 0)
-    return first!.h && first!.h !== first!.c ? `${first!.h}: ${first!.c}` : first!.c;
+    return first!.h && first!.h !== first!.c ? paired(first!.h, first!.c) : first!.c;
   // A row of a two-column table is a label and its value ("Facing | North" under "Field |
   // Details"): the value column's header says nothing the row does not.
   const only = rest[0]!;
   if (cells.length === 2 && rest.length === 1 && !MARK.test(only.c))
-    return `${first!.c}: ${only.c}`;
+    return paired(first!.c, only.c);
   const parts = rest.map(({ c, h }) => {
     if (!h) return c;
     // A mark in a rating column says the column applies: `Repair`, not `Repair: •`.
     if (MARK.test(c)) return h;
-    return `${h}: ${c}`;
+    return paired(h, c);
   });
-  return `${first!.c}: ${parts.join('; ')}`;
+  return paired(first!.c, parts.join('; '));
 }
 
 /** A mark in a grid cell (a rating grid's column that applies). */
@@ -822,7 +828,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       }
       pairAt.delete(c);
       if (label === '' || value === '') continue;
-      push(`${label}: ${value}`, true, heading);
+      push(paired(label, value), true, heading);
       pairAt.set(c, facts.length - 1);
     }
   };
@@ -875,7 +881,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       }
       if (labels) {
         cells.forEach((c, i) => {
-          if (c !== '' && labels?.[i]) push(`${labels[i]}: ${c}`, true, heading);
+          if (c !== '' && labels?.[i]) push(paired(labels[i]!, c), true, heading);
         });
         labels = null;
         continue;
@@ -993,7 +999,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     // "AFUE Rating" then "96.7": a label on its line and its value on the next.
     if (pendingLabel && valueLike(line) && !isHeading) {
-      push(`${pendingLabel}: ${line}`, true, heading);
+      push(paired(pendingLabel, line), true, heading);
       pendingLabel = null;
       continue;
     }
