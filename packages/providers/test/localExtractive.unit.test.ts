@@ -1589,4 +1589,24 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(said).toContain('Repair Total: $1,250');
     expect(said).not.toContain('::');
   });
+
+  it('answers when a thing was inspected with the date its label names, in a word every report says', () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: '12 Elm Row',
+        citation: 'B.pdf p. 1',
+        text: 'Order Date: 03/02/2025\n\nInspection Date: 03/06/2025\n\nDue Date: 03/09/2025',
+      },
+      {
+        ref: 'C2',
+        title: 'Market Data',
+        citation: 'B.pdf p. 9',
+        text: 'Value As Of: 02/28/2025 (an automated estimate, not an appraisal).\n\nData compiled from public records. Generated on: 03/07/25',
+      },
+    ];
+    expect(localAnswer(docs, 'When was the property inspected?').split('\n')[0]).toBe(
+      '12 Elm Row – Inspection Date: 03/06/2025. [B.pdf p. 1]',
+    );
+  });
 });

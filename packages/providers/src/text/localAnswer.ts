@@ -1584,7 +1584,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     lasting && t === 'long' ? TIME_WORDS : (RELATED[t] ?? []);
   // "Who carried out the structural inspection?": carrying out says who did it, not what; the
   // report says it in its own words ("conducted … by Er. …").
-  const whoDid = /^\s*who\b/i.test(query);
+  // "When was the inspection carried out?" likewise: the date answers, whatever verb says it.
+  const whoDid = /^\s*(who|when)\b/i.test(query);
   const terms = (
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !framing.includes(t))
@@ -1603,6 +1604,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "What is the asking price?": an amount of money is a price, whatever label it is under.
   const moneyTerm = terms.find((t) => /^(price|prices|cost|costs|fee|fees|rent|amount)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
+  // "When was the inspection carried out?": the event asked is a word every report says, left
+  // out of the terms; its date's label names it ("Inspection Date: 27.09.2022").
+  if (when)
+    for (const w of foldWords(query))
+      if (STOPWORDS.has(w) && REPORT_EVENT.test(w) && !terms.some((t) => sameWord(t, w)))
+        terms.push(w);
   // "Who did the thermal scan?": a person, under the label of their role ("Thermographer: …").
   const who =
     /^\s*(who|whose)\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
@@ -1787,6 +1794,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
           !(when && (t === 'date' || t === 'dated')) &&
           (termMatches(t, words) || termMatches(t, subject))) ||
         (when && (t === 'date' || t === 'dated') && saysWhen(f.text)) ||
+        // "When was the property inspected?" of "Inspection Date: 05/24/2025": the label names
+        // the event in a word every report says, which matches nowhere else.
+        (when && label !== null && saysWhen(f.text) && [...label].some((l) => sameWord(t, l))) ||
         (who &&
           t === 'who' &&
           ((f.labelled && PERSON_LABEL.test(labelText)) || namesPerson(f.text)))
