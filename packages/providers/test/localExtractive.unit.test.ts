@@ -1609,4 +1609,24 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       '12 Elm Row – Inspection Date: 03/06/2025. [B.pdf p. 1]',
     );
   });
+
+  it("answers what needs repair with the item rated so, not with the key to the report's ratings", () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: 'Rating Key',
+        citation: 'S.pdf p. 5',
+        text: 'Satisfactory - No immediate action required.\n\nRepair Required - A defect requiring remedial action.\n\nUrgent - A defect needing repair within days.',
+      },
+      {
+        ref: 'C2',
+        title: '3.1 Chimneys & Leadwork',
+        citation: 'S.pdf p. 8',
+        text: 'Ref 3.2.1 Hip tiles, rear slope: Repair Required\n\nRef 3.2.2 Valley, front: Satisfactory',
+      },
+    ];
+    expect(localAnswer(docs, 'What on the roof needs repair?').split('\n')[0]).toContain(
+      'hip tiles, rear slope: Repair Required',
+    );
+  });
 });

@@ -742,6 +742,13 @@ const OPPOSITES: readonly (readonly [string, string])[] = [
 const LEGEND =
   /^\s*(?:(?:poor|fair|moderate|good|excellent|very good|low|medium|high|satisfactory|unsatisfactory|average|critical)(?:[\s,/|]+|$)){3,}$/i;
 
+/**
+ * A key to a report's ratings: the rating, a dash, what it means ("Repair Required - A defect
+ * requiring remedial action.", "Satisfactory - No immediate action required.").
+ */
+const LEGEND_ENTRY =
+  /^\s*(?:repair required|action required|urgent|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern)|not inspected|not present|maintenance)\s+[-–—]\s+(?:a|an|the|no|not|any|item|items|component|components|requires?|needs?)\b/i;
+
 /** A rating on a line of its own, under the item it rates. */
 const RATING_ALONE =
   /^(repair required|action required|urgent(?: - action required)?|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern))$/i;
@@ -1839,6 +1846,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
     if (label && LEGEND.test(f.text.slice(f.text.indexOf(':') + 1))) score *= 0.3;
+    if (LEGEND_ENTRY.test(f.text)) score *= 0.4;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
     const countsIt = counted !== null && counts(f.text, counted);
     if (countsIt) score *= 1.6;
