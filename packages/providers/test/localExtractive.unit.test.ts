@@ -1629,4 +1629,26 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'hip tiles, rear slope: Repair Required',
     );
   });
+
+  it('answers why a thing could not be seen with what prevented it, said without "because"', () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: 'Standards',
+        citation: 'T.pdf p. 1',
+        text: 'The inspector shall inspect only those parts that are present, visible and accessible on the day.\n\nThe inspector shall report whether each item was inspected or not inspected.',
+      },
+      {
+        ref: 'C2',
+        title: 'Crawlspace',
+        citation: 'T.pdf p. 12',
+        text: 'Crawlspace Hatch Door: Repair\n\nThe floor of the crawlspace was covered with standing water, which prevented a full look at the piers.',
+      },
+    ];
+    expect(
+      localAnswer(docs, 'Why could the crawlspace not be fully inspected?').split('\n')[0],
+    ).toBe(
+      'The floor of the crawlspace was covered with standing water, which prevented a full look at the piers. [T.pdf p. 12]',
+    );
+  });
 });

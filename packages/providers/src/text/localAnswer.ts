@@ -1113,6 +1113,8 @@ interface Scored extends Fact {
    * more words than the label.
    */
   labelAnswers: boolean;
+  /** A reason, for a question that asks why ("… which prevented a comprehensive inspection"). */
+  reason: boolean;
 }
 
 /** Forms of one word: "wall" and "walls", "crack" and "cracked"; not "heat" and "heater". */
@@ -1282,6 +1284,13 @@ const APPENDIX =
 /** A reason given: "because of its age", "due to the lack of rental data". */
 const REASON =
   /\b(?:because|due to|owing to|as a result of|since the|so that|in order to|therefore|the reason|the purpose)\b/i;
+
+/**
+ * Why a thing could not be seen or done, said without "because": "covered with an outdoor
+ * carpet material, which prevented a comprehensive inspection", "concealed by stored items".
+ */
+const HINDERED =
+  /\b(?:prevent(?:ed|s)?|preclud(?:ed|es)|obstruct(?:ed|s|ion)?|conceal(?:ed|s)?|covered (?:by|with)|blocked|inaccessible|no access|not accessible|locked)\b/i;
 
 /** A negation: what was not done, not found, not present. */
 const NEGATION = /\b(?:not|never|no|none|without)\b|n['’]t\b/i;
@@ -1981,7 +1990,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (kinds.length > 0 && otherKind(f.text, kinds, words, subject, title)) score *= 0.7;
     if (appendix[f.doc]) score *= 0.75;
     // "Why …": a reason is given with "because", "due to", "since".
-    if (why && REASON.test(f.text)) score *= 1.3;
+    const reason = why && (REASON.test(f.text) || (negated && HINDERED.test(f.text)));
+    if (reason) score *= 1.3;
     // "Why was the cost approach not used?": what was not done is said with a "not".
     if (negated && NEGATION.test(f.text)) score *= 1.25;
     // A rating grid's row whose mark lost its column ("4.2 Insulation: •") says nothing.
@@ -2107,6 +2117,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       named: namedBy,
       counts: countsIt,
       labelAnswers: labelAnswers && /\p{L}|\d/u.test(valueText),
+      reason,
     };
   });
 }
@@ -2222,7 +2233,11 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   // Who: a person named under their role answers, though the role is said in other words
   // ("Inspector: …" for "Who inspected …?").
   const enough =
-    best.recommends || best.counts || best.labelAnswers || best.matched.includes('who')
+    best.recommends ||
+    best.counts ||
+    best.labelAnswers ||
+    best.reason ||
+    best.matched.includes('who')
       ? ANSWERED_SHARE / 2
       : ANSWERED_SHARE;
   // A fact that stands far above every other ("Water Supply Service: 3/4 in connection …" for
