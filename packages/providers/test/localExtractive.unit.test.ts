@@ -1651,4 +1651,28 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'The floor of the crawlspace was covered with standing water, which prevented a full look at the piers. [T.pdf p. 12]',
     );
   });
+
+  it("answers with what was found, not with the finding's category", () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: 'HVAC Status',
+        citation: 'T.pdf p. 30',
+        text: 'Air Handler Status\n\nUpstairs Guest Bedroom: other / info\n\nThe air handler serving the upstairs guest bedroom was observed to be running normally.',
+      },
+      {
+        ref: 'C2',
+        title: 'Floors',
+        citation: 'T.pdf p. 22',
+        text: 'Subfloor Rot: recommendation / defect\n\nRot was found in the subfloor under the hall bath.',
+      },
+    ];
+    const first = (q: string) => localAnswer(docs, q).split('\n')[0];
+    expect(first('Is the air handler serving the upstairs guest bedroom working?')).toContain(
+      'was observed to be running normally',
+    );
+    expect(first('Was rot found in the subfloor?')).toBe(
+      'Rot was found in the subfloor under the hall bath. [T.pdf p. 22]',
+    );
+  });
 });

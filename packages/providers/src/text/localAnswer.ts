@@ -749,6 +749,15 @@ const LEGEND =
 const LEGEND_ENTRY =
   /^\s*(?:repair required|action required|urgent|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern)|not inspected|not present|maintenance)\s+[-–—]\s+(?:a|an|the|no|not|any|item|items|component|components|requires?|needs?)\b/i;
 
+/**
+ * A finding's category and severity as an inspection program prints them under its title
+ * ("recommendation / defect", "other / info", "Maintenance Item / limit"): they file the
+ * finding; they do not say what was found.
+ */
+const CATEGORY_WORD =
+  '(?:recommendations?|defects?|deficien(?:t|cy)|other|info|information|maintenance(?:[- ]items?)?|safety(?:[- ]hazards?)?|hazards?|warnings?|limits?|limitations?|monitor|minor|major|moderate|significant|cosmetic|general|notes?|observations?|items?)';
+const CATEGORY = new RegExp(`^\\s*${CATEGORY_WORD}(?:\\s*/\\s*${CATEGORY_WORD})+\\s*\\.?$`, 'i');
+
 /** A rating on a line of its own, under the item it rates. */
 const RATING_ALONE =
   /^(repair required|action required|urgent(?: - action required)?|monitor|satisfactory|unsatisfactory|serviceable|acceptable|marginal|deficient|defective|poor|fair|good|needs? (?:repair|attention|evaluation|maintenance|service)|safety (?:hazard|concern))$/i;
@@ -1856,6 +1865,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
     if (label && LEGEND.test(f.text.slice(f.text.indexOf(':') + 1))) score *= 0.3;
     if (LEGEND_ENTRY.test(f.text)) score *= 0.4;
+    // Under a finding's title ("Broken Roof Shingles: recommendation / deficiency") the title
+    // still says what was found; alone, the category says nothing.
+    if (label ? CATEGORY.test(f.text.slice(f.text.indexOf(':') + 1)) : CATEGORY.test(f.text))
+      score *= label ? 0.6 : 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
     const countsIt = counted !== null && counts(f.text, counted);
     if (countsIt) score *= 1.6;
