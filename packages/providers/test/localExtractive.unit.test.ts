@@ -1675,4 +1675,24 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'Rot was found in the subfloor under the hall bath. [T.pdf p. 22]',
     );
   });
+
+  it("answers with the subject's own fact before a comparable's labelled one", () => {
+    const docs = [
+      {
+        ref: 'C1',
+        title: 'Improvements',
+        citation: 'A.pdf p. 30',
+        text: 'The building is a single storey office of masonry. The structure was built in 1985, giving it an age of 40 years.',
+      },
+      {
+        ref: 'C2',
+        title: 'COMPARABLE SALE NO. 6',
+        citation: 'A.pdf p. 56',
+        text: 'Property Information\n\nYear Built: 1960\n\nBuilding Size: 2,100 SF',
+      },
+    ];
+    expect(localAnswer(docs, 'When was the building built?').split('\n')[0]).toContain(
+      'built in 1985',
+    );
+  });
 });

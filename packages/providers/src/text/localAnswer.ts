@@ -1910,7 +1910,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // report says of the subject answers, unless a comparable is asked about.
     if (!comparableAsked) {
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${documents[f.doc]?.title ?? ''}`;
-      if (!/\bthe subject\b/i.test(f.text) && COMPARABLE.test(about)) score *= 0.8;
+      if (!/\bthe subject\b/i.test(f.text) && COMPARABLE.test(about)) score *= 0.6;
       else if (series.has(i)) score *= 0.8;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
