@@ -1444,6 +1444,16 @@ describe('local answerer: a valuer’s figures', () => {
 });
 
 describe('local answerer: labels that answer, and who did a thing', () => {
+  /** A document of the context: a chunk's section title, its citation and its text. */
+  const page = (title: string, citation: string, text: string): ContextDocument => ({
+    ref: 'C1',
+    title,
+    citation,
+    text,
+  });
+  /** Documents numbered as the chat numbers the chunks it gives the model. */
+  const numbered = (docs: ContextDocument[]): ContextDocument[] =>
+    docs.map((d, i) => ({ ...d, ref: `C${i + 1}` }));
   const first = (q: string, texts: string[], titles: string[] = []) =>
     localAnswer(
       texts.map((t, i) => ({
@@ -1522,12 +1532,11 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   });
 
   it('answers a brand with a name under its label, not a type under a label that says brand', () => {
-    const heating = {
-      ref: 'C1',
-      title: 'Heating',
-      citation: 'R.pdf p. 1',
-      text: 'Location of unit: Basement\n\nHeating System Type/Brand: Forced air high efficiency gas\n\nEnergy Source: Natural gas\n\nBrand: Lennox\n\nAge: 9 years',
-    };
+    const heating = page(
+      'Heating',
+      'R.pdf p. 1',
+      'Location of unit: Basement\n\nHeating System Type/Brand: Forced air high efficiency gas\n\nEnergy Source: Natural gas\n\nBrand: Lennox\n\nAge: 9 years',
+    );
     const kitchen = { ref: 'C2', title: 'Kitchen', text: 'Brand: BOSCH\n\nBrand: WHIRLPOOL' };
     expect(localAnswer([heating, kitchen], 'What brand is the furnace?').split('\n')[0]).toBe(
       'Heating – brand: Lennox. [R.pdf p. 1]',
@@ -1535,32 +1544,29 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   });
 
   it('says what was seen with a rating under the same label, in one answer', () => {
-    const kitchen = {
-      ref: 'C1',
-      title: 'Appliances',
-      citation: 'R.pdf p. 9',
-      text: 'Dishwasher: Needs Repair\n\nDishwasher: The door seal is torn and water runs out at the front\n\nRange: Satisfactory',
-    };
+    const kitchen = page(
+      'Appliances',
+      'R.pdf p. 9',
+      'Dishwasher: Needs Repair\n\nDishwasher: The door seal is torn and water runs out at the front\n\nRange: Satisfactory',
+    );
     expect(localAnswer([kitchen], 'Is there a problem with the dishwasher?').split('\n')[0]).toBe(
       'Appliances – dishwasher: Needs Repair. The door seal is torn and water runs out at the front. [R.pdf p. 9]',
     );
   });
 
   it('answers with the table a sentence points to, not with the pointer', () => {
-    const docs = [
-      {
-        ref: 'C1',
-        title: 'Reconciliation',
-        citation: 'R.pdf p. 40',
-        text: 'Having weighed the approaches, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.\n\n| Valuation | Interest | Date | Value Conclusion |\n| --- | --- | --- | --- |\n| As Is | Fee Simple | May 2, 2025 | $2,450,000 |',
-      },
-      {
-        ref: 'C2',
-        title: 'Letter',
-        citation: 'R.pdf p. 2',
-        text: 'Based on the analysis in the following report, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.',
-      },
-    ];
+    const docs = numbered([
+      page(
+        'Reconciliation',
+        'R.pdf p. 40',
+        'Having weighed the approaches, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.\n\n| Valuation | Interest | Date | Value Conclusion |\n| --- | --- | --- | --- |\n| As Is | Fee Simple | May 2, 2025 | $2,450,000 |',
+      ),
+      page(
+        'Letter',
+        'R.pdf p. 2',
+        'Based on the analysis in the following report, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.',
+      ),
+    ]);
     expect(localAnswer(docs, 'What is the concluded market value?').split('\n')[0]).toContain(
       'Value Conclusion: $2,450,000',
     );
@@ -1579,72 +1585,65 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(cleanText('Value of Site Improvements \\=$ 25,000 \\~ \\@ 3')).toBe(
       'Value of Site Improvements =$ 25,000 ~ @ 3',
     );
-    const bpo = {
-      ref: 'C1',
-      title: 'Repairs',
-      citation: 'B.pdf p. 4',
-      text: '| Repair Total: | $1,250 |\n| --- | --- |\n| Roof Repair: | $900 |',
-    };
+    const bpo = page(
+      'Repairs',
+      'B.pdf p. 4',
+      '| Repair Total: | $1,250 |\n| --- | --- |\n| Roof Repair: | $900 |',
+    );
     const said = localAnswer([bpo], 'What is the repair total?').split('\n')[0];
     expect(said).toContain('Repair Total: $1,250');
     expect(said).not.toContain('::');
   });
 
   it('answers when a thing was inspected with the date its label names, in a word every report says', () => {
-    const docs = [
-      {
-        ref: 'C1',
-        title: '12 Elm Row',
-        citation: 'B.pdf p. 1',
-        text: 'Order Date: 03/02/2025\n\nInspection Date: 03/06/2025\n\nDue Date: 03/09/2025',
-      },
-      {
-        ref: 'C2',
-        title: 'Market Data',
-        citation: 'B.pdf p. 9',
-        text: 'Value As Of: 02/28/2025 (an automated estimate, not an appraisal).\n\nData compiled from public records. Generated on: 03/07/25',
-      },
-    ];
+    const docs = numbered([
+      page(
+        '12 Elm Row',
+        'B.pdf p. 1',
+        'Order Date: 03/02/2025\n\nInspection Date: 03/06/2025\n\nDue Date: 03/09/2025',
+      ),
+      page(
+        'Market Data',
+        'B.pdf p. 9',
+        'Value As Of: 02/28/2025 (an automated estimate, not an appraisal).\n\nData compiled from public records. Generated on: 03/07/25',
+      ),
+    ]);
     expect(localAnswer(docs, 'When was the property inspected?').split('\n')[0]).toBe(
       '12 Elm Row – Inspection Date: 03/06/2025. [B.pdf p. 1]',
     );
   });
 
   it("answers what needs repair with the item rated so, not with the key to the report's ratings", () => {
-    const docs = [
-      {
-        ref: 'C1',
-        title: 'Rating Key',
-        citation: 'S.pdf p. 5',
-        text: 'Satisfactory - No immediate action required.\n\nRepair Required - A defect requiring remedial action.\n\nUrgent - A defect needing repair within days.',
-      },
-      {
-        ref: 'C2',
-        title: '3.1 Chimneys & Leadwork',
-        citation: 'S.pdf p. 8',
-        text: 'Ref 3.2.1 Hip tiles, rear slope: Repair Required\n\nRef 3.2.2 Valley, front: Satisfactory',
-      },
-    ];
+    const docs = numbered([
+      page(
+        'Rating Key',
+        'S.pdf p. 5',
+        'Satisfactory - No immediate action required.\n\nRepair Required - A defect requiring remedial action.\n\nUrgent - A defect needing repair within days.',
+      ),
+      page(
+        '3.1 Chimneys & Leadwork',
+        'S.pdf p. 8',
+        'Ref 3.2.1 Hip tiles, rear slope: Repair Required\n\nRef 3.2.2 Valley, front: Satisfactory',
+      ),
+    ]);
     expect(localAnswer(docs, 'What on the roof needs repair?').split('\n')[0]).toContain(
       'hip tiles, rear slope: Repair Required',
     );
   });
 
   it('answers why a thing could not be seen with what prevented it, said without "because"', () => {
-    const docs = [
-      {
-        ref: 'C1',
-        title: 'Standards',
-        citation: 'T.pdf p. 1',
-        text: 'The inspector shall inspect only those parts that are present, visible and accessible on the day.\n\nThe inspector shall report whether each item was inspected or not inspected.',
-      },
-      {
-        ref: 'C2',
-        title: 'Crawlspace',
-        citation: 'T.pdf p. 12',
-        text: 'Crawlspace Hatch Door: Repair\n\nThe floor of the crawlspace was covered with standing water, which prevented a full look at the piers.',
-      },
-    ];
+    const docs = numbered([
+      page(
+        'Standards',
+        'T.pdf p. 1',
+        'The inspector shall inspect only those parts that are present, visible and accessible on the day.\n\nThe inspector shall report whether each item was inspected or not inspected.',
+      ),
+      page(
+        'Crawlspace',
+        'T.pdf p. 12',
+        'Crawlspace Hatch Door: Repair\n\nThe floor of the crawlspace was covered with standing water, which prevented a full look at the piers.',
+      ),
+    ]);
     expect(
       localAnswer(docs, 'Why could the crawlspace not be fully inspected?').split('\n')[0],
     ).toBe(
@@ -1653,20 +1652,18 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   });
 
   it("answers with what was found, not with the finding's category", () => {
-    const docs = [
-      {
-        ref: 'C1',
-        title: 'HVAC Status',
-        citation: 'T.pdf p. 30',
-        text: 'Air Handler Status\n\nUpstairs Guest Bedroom: other / info\n\nThe air handler serving the upstairs guest bedroom was observed to be running normally.',
-      },
-      {
-        ref: 'C2',
-        title: 'Floors',
-        citation: 'T.pdf p. 22',
-        text: 'Subfloor Rot: recommendation / defect\n\nRot was found in the subfloor under the hall bath.',
-      },
-    ];
+    const docs = numbered([
+      page(
+        'HVAC Status',
+        'T.pdf p. 30',
+        'Air Handler Status\n\nUpstairs Guest Bedroom: other / info\n\nThe air handler serving the upstairs guest bedroom was observed to be running normally.',
+      ),
+      page(
+        'Floors',
+        'T.pdf p. 22',
+        'Subfloor Rot: recommendation / defect\n\nRot was found in the subfloor under the hall bath.',
+      ),
+    ]);
     const first = (q: string) => localAnswer(docs, q).split('\n')[0];
     expect(first('Is the air handler serving the upstairs guest bedroom working?')).toContain(
       'was observed to be running normally',
@@ -1677,20 +1674,18 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   });
 
   it("answers with the subject's own fact before a comparable's labelled one", () => {
-    const docs = [
-      {
-        ref: 'C1',
-        title: 'Improvements',
-        citation: 'A.pdf p. 30',
-        text: 'The building is a single storey office of masonry. The structure was built in 1985, giving it an age of 40 years.',
-      },
-      {
-        ref: 'C2',
-        title: 'COMPARABLE SALE NO. 6',
-        citation: 'A.pdf p. 56',
-        text: 'Property Information\n\nYear Built: 1960\n\nBuilding Size: 2,100 SF',
-      },
-    ];
+    const docs = numbered([
+      page(
+        'Improvements',
+        'A.pdf p. 30',
+        'The building is a single storey office of masonry. The structure was built in 1985, giving it an age of 40 years.',
+      ),
+      page(
+        'COMPARABLE SALE NO. 6',
+        'A.pdf p. 56',
+        'Property Information\n\nYear Built: 1960\n\nBuilding Size: 2,100 SF',
+      ),
+    ]);
     expect(localAnswer(docs, 'When was the building built?').split('\n')[0]).toContain(
       'built in 1985',
     );
