@@ -463,12 +463,12 @@ function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument
 /** A figure no column title holds: an amount, a decimal, a number of thousands (a year is a title). */
 const FIGURE = /[$€£]\s?\d|\d,\d{3}|\d\.\d|\b(?!(?:19|20)\d\d\b)\d{3,}\b/;
 
-/** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 /** A label and its value, one colon between them ("Repair Total:" and "$0": "Repair Total: $0"). */
 function paired(label: string, value: string): string {
   return `${label.replace(/\s*:\s*$/, '')}: ${value}`;
 }
 
+/** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 function rowFact(header: readonly string[] | null, cells: readonly string[]): string | null {
   const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
   if (filled.length === 0) return null;
@@ -1610,7 +1610,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "Who carried out the structural inspection?": carrying out says who did it, not what; the
   // report says it in its own words ("conducted … by Er. …").
   // "When was the inspection carried out?" likewise: the date answers, whatever verb says it.
-  const whoDid = /^\s*(who|when)\b/i.test(query);
+  const doneAsked = /^\s*(who|when)\b/i.test(query);
   const terms = (
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !framing.includes(t))
@@ -1618,7 +1618,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   ).filter(
     (t, _, all) =>
       !(madeBy && all.length > 1 && /^(made|manufactured|makes|built)$/.test(t)) &&
-      !(whoDid && all.length > 1 && DOING.test(t)),
+      !(doneAsked && all.length > 1 && DOING.test(t)),
   );
   // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
   // "Contract end: 19 April 2027"), whatever its label.
