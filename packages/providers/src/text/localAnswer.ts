@@ -423,6 +423,11 @@ function factLabel(f: Fact): string {
   return f.labelled ? (f.text.split(':')[0] ?? '') : '';
 }
 
+/** What a labelled fact says after its label's colon ('' for a fact without a label). */
+function factValue(f: Fact): string {
+  return f.labelled ? f.text.slice(f.text.indexOf(':') + 1) : '';
+}
+
 /**
  * Facts of a series of like records: a label said with three values or more, each in another
  * document of one section ("Net Operating Income: $51,329", "… $50,721", "… $49,453" under
@@ -1780,6 +1785,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // A label in capitals says the words it stands for ("AQI" for "air quality index").
     const labelText = factLabel(f);
     const label = f.labelled ? withAcronyms(new Set(foldWords(labelText)), labelText, terms) : null;
+    const valueText = factValue(f);
     // "Flood Hazard: The subject is not located in an identified flood hazard area.": a heading
     // set inline over a sentence, which says what it says, not only what the heading names.
     const sentenceUnder =
@@ -1863,12 +1869,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // Only where the money word is what is asked about, not a kind ("the cost approach").
     if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
-    if (label && LEGEND.test(f.text.slice(f.text.indexOf(':') + 1))) score *= 0.3;
+    if (label && LEGEND.test(valueText)) score *= 0.3;
     if (LEGEND_ENTRY.test(f.text)) score *= 0.4;
     // Under a finding's title ("Broken Roof Shingles: recommendation / deficiency") the title
     // still says what was found; alone, the category says nothing.
-    if (label ? CATEGORY.test(f.text.slice(f.text.indexOf(':') + 1)) : CATEGORY.test(f.text))
-      score *= label ? 0.6 : 0.3;
+    if (CATEGORY.test(label ? valueText : f.text)) score *= label ? 0.6 : 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
     const countsIt = counted !== null && counts(f.text, counted);
     if (countsIt) score *= 1.6;
@@ -2009,7 +2014,6 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (negated && NEGATION.test(f.text)) score *= 1.25;
     // A rating grid's row whose mark lost its column ("4.2 Insulation: •") says nothing.
     if (label && /:\s*[•✓✔●■◼√]\s*$/.test(f.text)) score *= 0.3;
-    const valueText = label ? f.text.slice(f.text.indexOf(':') + 1) : '';
     const valueWords = foldWords(valueText);
     if (label) {
       // A label that names just what is asked ("Roofing material") over one that names more
@@ -2201,9 +2205,7 @@ function ratingOnly(fact: Fact): boolean {
 /** A fact for people, with its citation; `why`, a fact of the same label, said after it. */
 function stated(fact: Scored, doc: ContextDocument, why?: Scored): string {
   const said = sentence(shown(withSubject(fact, doc), fact.matched));
-  const text = why
-    ? `${said} ${sentence(shown(why.text.slice(why.text.indexOf(':') + 1).trim(), why.matched))}`
-    : said;
+  const text = why ? `${said} ${sentence(shown(factValue(why).trim(), why.matched))}` : said;
   const from = doc.memory
     ? 'From your earlier conversation: '
     : doc.attachment

@@ -1,3 +1,4 @@
+import { MARK_GLYPHS } from './lines.js';
 import type { Line, Word } from './lines.js';
 
 // Layout analysis
@@ -195,8 +196,8 @@ const CONTENTS_ENTRY = /(?:\.\s?){4,}\s*\d{1,4}$|…{2,}\s*\d{1,4}$/;
 
 /** A column code of a rating or check form ("I", "NI", "NP", "D"): one to three capitals. */
 const COLUMN_CODE = /^[A-Z]{1,3}$/;
-/** A mark printed among the codes ("X", "✓", "☒"). */
-const CODE_MARK = /^[xX✓✔•●■☐☑☒]$/;
+/** A mark printed among the codes ("X", "✓", "☒", an empty box). */
+const CODE_MARK = new RegExp(`^[${MARK_GLYPHS}☐xX]$`, 'u');
 /** On how many lines a run of codes must open an item for it to be the form's legend. */
 const LEGEND_LINES = 5;
 

@@ -1,5 +1,5 @@
 import { normalizeSpace } from '../text.js';
-import { bodySizeOf, range, round } from './lines.js';
+import { MARK_GLYPHS, bodySizeOf, range, round } from './lines.js';
 import type { Line, Segment } from './lines.js';
 import type { PdfDocument } from './load.js';
 
@@ -145,8 +145,6 @@ export function fontHeadings(
 
 /** An outline number: a Roman numeral, a capital letter or a decimal number, then a stop. */
 const OUTLINE_NUMBER = /^([IVXL]{1,6}|[A-Z]|\d{1,2}(?:\.\d{1,2})*)\.\s+(?=\p{Lu})/u;
-/** Glyphs a form prints as check marks. */
-const MARK_GLYPHS = '✕✖✗✘✓✔☑☒■●•';
 /** Marks in a form's check columns, printed on a heading's line before it. */
 const CHECK_MARKS = new RegExp(`^[${MARK_GLYPHS}xX\\s]+$`, 'u');
 /** Headings of one kind of number a document needs before they count as its outline. */

@@ -3,6 +3,9 @@ import { normalizeSpace } from '../text.js';
 
 // Lines from text items
 
+/** Glyphs a form prints as check marks ("✕ A. Food Waste Disposer", "I NI ☒ NP …"). */
+export const MARK_GLYPHS = '✕✖✗✘✓✔☑☒■●•';
+
 export interface Item {
   str: string;
   x: number;
