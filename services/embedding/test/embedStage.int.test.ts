@@ -26,12 +26,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function reportWithSections(n: number): Promise<string> {
+async function reportWithSections(n: number, uploadedAt = new Date()): Promise<string> {
   const id = randomUUID();
   await db.pool.query(
-    `INSERT INTO reports (id, tenant_id, filename, content_type, document_kind, size_bytes, sha256, object_key)
-     VALUES ($1, $2, 'survey.html', 'text/html', 'html', 1, repeat('0', 64), 'k')`,
-    [id, tenantId],
+    `INSERT INTO reports (id, tenant_id, filename, content_type, document_kind, size_bytes, sha256, object_key, created_at)
+     VALUES ($1, $2, 'survey.html', 'text/html', 'html', 1, repeat('0', 64), 'k', $3)`,
+    [id, tenantId, uploadedAt],
   );
   for (let i = 0; i < n; i += 1) {
     await db.pool.query(
@@ -92,6 +92,26 @@ describe('the embed stage', () => {
     const again = embeddedData(await run(id, 2));
     expect(again).toEqual(first);
     expect(await chunkIds(id)).toEqual(before);
+  });
+
+  it('gives chunk ids that sort by upload, then by place in the document', async () => {
+    const later = await reportWithSections(4, new Date('2026-03-02T10:00:00Z'));
+    const earlier = await reportWithSections(4, new Date('2026-03-01T10:00:00Z'));
+    embeddedData(await run(later, 1));
+    embeddedData(await run(earlier, 1));
+    const { rows } = await db.pool.query<{ report_id: string; order_in_doc: number }>(
+      'SELECT report_id, order_in_doc FROM chunks WHERE report_id = ANY($1::uuid[]) ORDER BY id',
+      [[later, earlier]],
+    );
+    const expected = [earlier, later].flatMap((r) =>
+      rows
+        .filter((c) => c.report_id === r)
+        .map((c) => c.order_in_doc)
+        .sort((a, b) => a - b)
+        .map((order_in_doc) => ({ report_id: r, order_in_doc })),
+    );
+    expect(rows.filter((c) => c.report_id === earlier).length).toBeGreaterThan(1);
+    expect(rows).toEqual(expected);
   });
 
   it('writes the chunks once when two attempts of one generation run at the same time', async () => {

@@ -24,10 +24,13 @@ describe('reciprocal rank fusion', () => {
     expect(fused[0]!.chunk_id).toBe('both');
   });
 
-  it('breaks ties by the better single rank, then by id, so the order is deterministic', () => {
+  it('breaks ties by the better single rank, then by the keyword leg, never by id alone', () => {
     const fused = reciprocalRankFusion(hits('b', 'x'), hits('a', 'y'));
-    // a and b tie (1/61 each), x and y tie (1/62 each).
-    expect(fused.map((f) => f.chunk_id)).toEqual(['a', 'b', 'x', 'y']);
+    // a and b tie (1/61 each), x and y tie (1/62 each): the keyword leg's chunk goes first.
+    expect(fused.map((f) => f.chunk_id)).toEqual(['b', 'a', 'x', 'y']);
+    // Found by both legs, crosswise: q is first by keyword, p by vector; q goes first.
+    const crossed = reciprocalRankFusion(hits('q', 'n', 'p'), hits('p', 'm', 'q'));
+    expect(crossed.map((f) => f.chunk_id)).toEqual(['q', 'p', 'n', 'm']);
   });
 
   it('returns nothing when both legs found nothing', () => {

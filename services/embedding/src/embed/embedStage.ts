@@ -130,7 +130,7 @@ export async function embedTarget(
     }
     const ids = await replaceChunks(
       client,
-      { ...event, filename: target.filename },
+      { ...event, filename: target.filename, created_at: target.created_at },
       chunks,
       vectors,
       model,

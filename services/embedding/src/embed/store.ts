@@ -9,6 +9,7 @@ import type {
   SectionText,
   TableText,
 } from '../chunking/chunker.js';
+import { documentOrderIds } from './chunkIds.js';
 
 /** The embed stage's queries: a target's sections, tables and figures in, its chunks out. */
 
@@ -74,14 +75,17 @@ export async function loadDocumentText(
   };
 }
 
-/** Locks the target row; its file name (attachments label their chunks with it), or null when gone. */
+/**
+ * Locks the target row; its file name (attachments label their chunks with it) and upload time
+ * (its chunks' ids begin with it), or null when gone.
+ */
 export async function lockTarget(
   client: PoolClient,
   kind: TargetKind,
   targetId: string,
-): Promise<{ filename: string } | null> {
-  const { rows } = await client.query<{ filename: string }>(
-    `SELECT filename FROM ${TABLE[kind]} WHERE id = $1 FOR UPDATE`,
+): Promise<{ filename: string; created_at: Date } | null> {
+  const { rows } = await client.query<{ filename: string; created_at: Date }>(
+    `SELECT filename, created_at FROM ${TABLE[kind]} WHERE id = $1 FOR UPDATE`,
     [targetId],
   );
   return rows[0] ?? null;
@@ -93,6 +97,8 @@ export interface ChunkTarget {
   target_kind: TargetKind;
   target_id: string;
   filename: string;
+  /** The target's upload: its chunks' ids sort by it, then by place in the document. */
+  created_at: Date;
 }
 
 /** Replaces the target's chunks with these; returns the new chunks' ids in order. */
@@ -105,7 +111,7 @@ export async function replaceChunks(
 ): Promise<string[]> {
   await client.query('DELETE FROM chunks WHERE target_id = $1', [target.target_id]);
   const isAttachment = target.target_kind === 'attachment';
-  const ids = chunks.map(() => randomUUID());
+  const ids = documentOrderIds(target.created_at, chunks.length);
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
     const values: unknown[] = [];
     const tuples: string[] = [];

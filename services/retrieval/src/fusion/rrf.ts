@@ -34,7 +34,9 @@ export const SPEC_FUSION: FusionOptions = { k: RRF_K, keywordWeight: 1 };
  * Reciprocal rank fusion (spec rule 2): score = 1/(k + vector_rank) + 1/(k + bm25_rank), k = 60,
  * as a full outer join: a chunk found by one leg only still takes part with that leg's term.
  * With `keywordWeight` w the keyword term is w/(k + bm25_rank). Best first; ties go to the chunk
- * with the better single rank, then to the id, so the order is deterministic. Pure.
+ * with the better single rank, then to the better keyword rank (of two chunks that tie on both,
+ * one holds in the keyword leg the rank the other holds in the vector leg), then to the id, which
+ * sorts by upload and place in the document (docs/adr/137). Pure.
  */
 export function reciprocalRankFusion(
   keyword: readonly LegHit[],
@@ -77,6 +79,7 @@ export function reciprocalRankFusion(
     (a, b) =>
       b.rrf_score - a.rrf_score ||
       best(a) - best(b) ||
+      (a.bm25_rank ?? Infinity) - (b.bm25_rank ?? Infinity) ||
       (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0),
   );
 }
