@@ -1690,4 +1690,49 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'built in 1985',
     );
   });
+
+  it('counts for "how many", not a figure with a unit under the same word', () => {
+    const docs = numbered([
+      page(
+        'Improvements',
+        'B.pdf p. 41',
+        "Height per\n\nFloor: 12'\n\nNumber of Floors: 6\n\nParapet: 3'",
+      ),
+    ]);
+    expect(localAnswer(docs, 'How many floors does the building have?').split('\n')[0]).toContain(
+      'number of Floors: 6',
+    );
+  });
+
+  it('answers "is it in …?" with the value, not the date the value was recorded', () => {
+    const docs = numbered([
+      page(
+        'Site Data',
+        'P.pdf p. 19',
+        'Hazard Map\n\nFlood Zone Date: 03/14/2011\n\nFlood Zone Code: AE\n\nFlood Zone Panel: 12086C0331L',
+      ),
+    ]);
+    expect(localAnswer(docs, 'Is the house in a flood zone?').split('\n')[0]).toContain(
+      'Flood Zone Code: AE',
+    );
+  });
+
+  it('answers what kind of thing with its kind, not with a cost or a form placeholder', () => {
+    const docs = numbered([
+      page(
+        'Repairs',
+        'P.pdf p. 6',
+        'Estimated Repairs\n\nCarport: Total: $0\n\nFence: Total: $350',
+      ),
+      page('Photos', 'P.pdf p. 9', 'Carport: This is where the Carport photo would display.'),
+      page(
+        'Subject',
+        'P.pdf p. 1',
+        'Property Features\n\nCarport: 1 Covered, open sides\n\nPool: None',
+      ),
+    ]);
+    expect(localAnswer(docs, 'What kind of carport does it have?').split('\n')[0]).toContain(
+      'carport: 1 Covered, open sides',
+    );
+  });
 });

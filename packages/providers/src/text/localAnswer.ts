@@ -1276,7 +1276,7 @@ const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 const MEASURES = 'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far';
 /** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
 const MEASURED =
-  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|’(?!\p{L}))/iu;
+  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
 /** Words of a time. */
 const TIME_WORDS = ['time', 'minutes', 'hours', 'days', 'weeks', 'months', 'years', 'period'];
 /** A time a figure measures ("less than 12 months"). */
@@ -1328,6 +1328,9 @@ const MATERIAL_WORDS = new Set(
 /** A date: "19 July 2026", "May 28, 2026", "11-02-2026", "2026-02-11". */
 const DATE_VALUE =
   /\b(\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2})\b/i;
+
+/** Every date of a text (`DATE_VALUE`, global). */
+const DATE_VALUES = new RegExp(DATE_VALUE.source, 'gi');
 
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
@@ -1461,6 +1464,10 @@ function anyCase(word: string): string {
 
 /** A table of contents: numbered section titles one after another, or dot leaders. */
 const CONTENTS = /(\b\d{1,2}\.\d{1,2}\s+\p{Lu}[^.]{3,80}?){3,}|\.{6,}\s*\d/u;
+
+/** Text a form prints where something of the report was to go. */
+const PLACEHOLDER =
+  /\bthis is where\b.{0,60}\bwould (display|appear|go|be shown)\b|\b(insert|place|add) (photo|image|picture|text) here\b/i;
 
 /** What "how many …" counts: the last word of the phrase after it ("thermal images"). Pure. */
 function countedNoun(query: string): string | null {
@@ -1877,8 +1884,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
     const countsIt = counted !== null && counts(f.text, counted);
     if (countsIt) score *= 1.6;
+    // "How many stories?": a count, not a figure with a unit ("Height per story: 10'").
+    else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
+    // A form's placeholder ("This is where the Garage photo would display.") says nothing.
+    if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
     // A date or a record number is no amount of money.
@@ -2065,6 +2076,17 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       }
       // A short value under a label the question names: "cooktop: Dacor".
       else if (value.length <= 6 && matched.some((t) => termMatches(t, label))) score *= 1.25;
+      // "What kind of garage?": "2 Detached", not what its repairs cost ("Total: $0").
+      if ((kind || material) && !moneyTerm && CURRENCY.test(valueText)) score *= 0.6;
+      // "Is it in a flood zone?": "Flood Zone Code: X", not "Flood Zone Date: 08/19/2008". Only
+      // a question of when or how long is answered by a date alone, or one of who signed it.
+      if (
+        !when &&
+        !quantity &&
+        !who &&
+        valueText.replace(DATE_VALUES, '').replace(/[\s,;:.–-]/g, '') === ''
+      )
+        score *= 0.6;
     }
     // A heading left as a line ("KITCHEN.") only repeats what is asked.
     const own = [...words].filter((w) => !STOPWORDS.has(w));
