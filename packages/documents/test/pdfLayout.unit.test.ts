@@ -320,6 +320,36 @@ describe('PDF layout analysis: appraisal charts and accounts', () => {
     ]);
   });
 
+  it('ends a block at a page break before a capital, and goes on after a word that leads on', () => {
+    // Each page: what it opens with, ten findings of two lines a paragraph apart, what it
+    // closes with.
+    const page = (n: number, first: string[], last: string[]) => {
+      let y = 734;
+      const items = first.map((t) => rawItem(t, 60, (y -= 14)));
+      for (let k = 0; k < 10; k++) {
+        items.push(
+          rawItem(`Moisture readings along the north wall of room ${n} were`, 60, (y -= 30)),
+        );
+        items.push(rawItem(`normal at point ${k}.`, 60, (y -= 14)));
+      }
+      last.forEach((t, k) => items.push(rawItem(t, 60, (y -= k === 0 ? 30 : 14))));
+      return { height: 792, items };
+    };
+    const sections = analysePages([
+      page(1, [], ['Recommendation: gutters']),
+      page(2, ['Basement Stairs and Rails'], ['The loose handrail is described in the']),
+      page(3, ['Interior Findings table above.'], ['A second reading was']),
+      page(4, ['skipped as the meter had failed.'], []),
+    ]);
+    const lines = paragraphs(sections.map((s) => s.markdown).join('\n\n'));
+    expect(lines).toContain('Recommendation: gutters');
+    expect(lines).toContain('Basement Stairs and Rails');
+    expect(lines).toContain(
+      'The loose handrail is described in the Interior Findings table above.',
+    );
+    expect(lines).toContain('A second reading was skipped as the meter had failed.');
+  });
+
   it('reads a header of titles over one row of figures as one record, beside the sentence that introduces it', () => {
     const titles = ['Appraisal Premise', 'Interest Appraised', 'Date of Value', 'Value Conclusion'];
     const values = ['Retrospective As Is', 'Fee Simple Estate', 'January 1, 2018', '$7,500,000'];

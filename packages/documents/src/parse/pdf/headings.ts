@@ -1,5 +1,5 @@
 import { normalizeSpace } from '../text.js';
-import { MARK_GLYPHS, bodySizeOf, range, round } from './lines.js';
+import { MARK_GLYPHS, WRAPPED_END, bodySizeOf, range, round } from './lines.js';
 import type { Line, Segment } from './lines.js';
 import type { PdfDocument } from './load.js';
 
@@ -290,9 +290,6 @@ const BOLD_HEADING_RATIO = 1.1;
 /** A heading's number ("2.1 ", "Section 3 — "). */
 const SECTION_NUMBER =
   /^(?:(?:section|part|chapter|appendix)\s+)?\d{1,2}(?:\.\d{1,2})*\.?\s*[—–:-]?\s*/i;
-/** A line that goes on in the next ("Forestry and", "Dwelling,", "Setback from"), or leads in. */
-const WRAPPED_END =
-  /(?:[,;:(&/-]|\b(?:and|or|of|to|the|a|an|from|with|for|in|on|by|than|that|will|is|are|as))$/i;
 /** A value, not a title. */
 const VALUE_WORD = /^(?:none|yes|no|n\/a|true|false)$/i;
 /** A title's words: a capital first, no figures ("12/22 Tasks Completed" is a count). */

@@ -10,7 +10,15 @@ import {
 } from './furniture.js';
 import { fontHeadings, outlineMarks, refineOutline, withBadges } from './headings.js';
 import type { HeadingMark, OutlineTarget } from './headings.js';
-import { bodySizeOf, mergeOffsetRows, ocrLines, pageLines, range, round } from './lines.js';
+import {
+  WRAPPED_END,
+  bodySizeOf,
+  mergeOffsetRows,
+  ocrLines,
+  pageLines,
+  range,
+  round,
+} from './lines.js';
 import type { Line, RawTextItem } from './lines.js';
 import { figureIndex } from './figures.js';
 import type { PlacedFigure } from './figures.js';
@@ -272,11 +280,17 @@ export function linesToSections(
       const prev: Line = para.last;
       let continues: boolean;
       if (prev.page !== line.page) {
-        // Across a page break: the paragraph goes on unless the last line ended a sentence and
-        // stopped short of the right margin.
+        // Across a page break: the paragraph goes on when the last line ran to the right margin,
+        // or when it left a sentence open and the next line takes it up: in lower case, or after
+        // a word that leads on ("as noted in the" / "Property Identification section above."),
+        // or inside parentheses ("(including Recycling" / "Centers)"). A short last line before
+        // a capital is where a block ended ("Recommendation: roof", then the next page's first
+        // item "Exterior Decks and Stairways").
         const endsSentence = /[.!?:;)"”’]$/.test(prev.text);
         const fullWidth = prev.end >= rightEdge - 3 * bodySize;
-        continues = !endsSentence || fullWidth;
+        const takenUp =
+          !/^\p{Lu}/u.test(line.text) || WRAPPED_END.test(prev.text) || /\([^)]*$/.test(prev.text);
+        continues = fullWidth || (!endsSentence && takenUp);
       } else {
         const gap = prev.y - line.y;
         const sameSize = Math.abs(prev.size - line.size) <= 0.1 * Math.max(prev.size, line.size);

@@ -5,6 +5,9 @@ import { normalizeSpace } from '../text.js';
 
 /** Glyphs a form prints as check marks ("✕ A. Food Waste Disposer", "I NI ☒ NP …"). */
 export const MARK_GLYPHS = '✕✖✗✘✓✔☑☒■●•';
+/** A line that goes on in the next ("Forestry and", "Dwelling,", "Setback from"), or leads in. */
+export const WRAPPED_END =
+  /(?:[,;:(&/-]|\b(?:and|or|of|to|the|a|an|from|with|for|in|on|by|than|that|will|is|are|as))$/i;
 
 export interface Item {
   str: string;
