@@ -1735,4 +1735,61 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'carport: 1 Covered, open sides',
     );
   });
+
+  it('reads what a scan found in what it detected, and when a thing happens in "during"', () => {
+    const docs = numbered([
+      page(
+        'Thermal Findings',
+        'S.pdf p. 2',
+        'Raised moisture detected in the kitchen ceiling (damp zone).\n\nAmbient temperature 21 °C at the time of the survey.',
+      ),
+      page(
+        'Leak Record',
+        'F.pdf p. 4',
+        'Condition of seepage below basin\n\nSeepage during: Rainy season',
+      ),
+    ]);
+    const first = (q: string) => localAnswer(docs, q).split('\n')[0];
+    expect(first('What did the infrared survey find in the kitchen ceiling?')).toContain(
+      'Raised moisture detected in the kitchen ceiling',
+    );
+    expect(first('When does the seepage happen?')).toContain('seepage during: Rainy season');
+  });
+
+  it('names who holds a role from the sentence that says so, not from a label that opens a list', () => {
+    const docs = numbered([
+      page(
+        'Scope',
+        'R.pdf p. 11',
+        'In completing this report, the appraiser: - Walked the parcel and the outbuildings, and measured both barns on the day of the visit.',
+      ),
+      page(
+        'Sale History',
+        'R.pdf p. 22',
+        'On 04/02/21 the parcel went under contract for $640,000.\n\nThe buyer of the east parcel paid $210,000.',
+      ),
+      page(
+        'Ownership',
+        'R.pdf p. 21',
+        'The parcel is owned by the Marsh Family Trust, with Alder Ridge LLC as the contract buyer.',
+      ),
+    ]);
+    expect(localAnswer(docs, 'Who is the contract buyer?').split('\n')[0]).toContain(
+      'Alder Ridge LLC as the contract buyer',
+    );
+  });
+
+  it('takes a word of money that names a method for the method, not for an amount', () => {
+    const docs = numbered([
+      page(
+        'Sales Comparison Approach',
+        'V.pdf p. 35',
+        'Market Value: $912,400, rounded to $910,000',
+      ),
+    ]);
+    const matched = (q: string) => scoreFacts(docs, q)[0]!.matched;
+    expect(matched('What value did the cost approach give?')).not.toContain('cost');
+    expect(matched('What value did the rent comparison give?')).not.toContain('rent');
+    expect(matched('What would it cost?')).toContain('cost');
+  });
 });

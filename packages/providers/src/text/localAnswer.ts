@@ -74,6 +74,18 @@ const TREND_WORDS = ['trend', 'trends', 'increasing', 'stable', 'declining', 'ap
  * Words a buyer asks with and the words reports answer with. A question's term also matches
  * its related words, at a lower weight.
  */
+/** Words a report says what was found in. */
+const FOUND_WORDS = [
+  'found',
+  'detected',
+  'observed',
+  'noted',
+  'identified',
+  'shows',
+  'showed',
+  'revealed',
+  'confirmed',
+];
 const RELATED: Record<string, readonly string[]> = {
   wrong: DEFECT_WORDS,
   problem: DEFECT_WORDS,
@@ -217,6 +229,14 @@ const RELATED: Record<string, readonly string[]> = {
   cladding: ['siding', 'walls', 'exterior'],
   siding: ['cladding', 'walls', 'exterior'],
   foundation: ['foundations', 'footings', 'basement', 'slab'],
+  // "What did the scan find?": what it detected, observed or showed.
+  find: FOUND_WORDS,
+  found: FOUND_WORDS,
+  show: FOUND_WORDS,
+  reveal: FOUND_WORDS,
+  // "When does the leakage happen?": "Leakage during: All time".
+  happen: ['during', 'occurs', 'occur', 'occurred', 'occurring', 'happens', 'happened'],
+  occur: ['during', 'occurs', 'occurred', 'occurring', 'happen', 'happens'],
   windows: ['window', 'glazing', 'glass', 'pane', 'panes'],
   // "How should it be repaired?" (ADVICE_QUESTION favours what the report recommends).
   repaired: FIX_WORDS,
@@ -1639,7 +1659,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "4/5"), whatever word stands beside it.
   const scoreTerm = terms.find((t) => /^(score|scored|scores)$/.test(t));
   // "What is the asking price?": an amount of money is a price, whatever label it is under.
-  const moneyTerm = terms.find((t) => /^(price|prices|cost|costs|fee|fees|rent|amount)$/.test(t));
+  // A word of money that names a method ("the cost approach", "the rent comparison") asks no
+  // amount of it.
+  const moneyTerm = terms.find(
+    (t) =>
+      /^(price|prices|cost|costs|fee|fees|rent|amount)$/.test(t) &&
+      !new RegExp(`\\b${t}\\s+(approach|method|comparison|analysis|basis)\\b`, 'i').test(query),
+  );
   if (when && !terms.includes('date')) terms.push('date');
   // "When was the inspection carried out?": the event asked is a word every report says, left
   // out of the terms; its date's label names it ("Inspection Date: 27.09.2022").
@@ -1799,6 +1825,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       label !== null &&
       f.text.length - labelText.length > 40 &&
       /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(f.text.slice(labelText.length + 1));
+    // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
+    // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
+    const byRole =
+      f.labelled && PERSON_LABEL.test(labelText) && valueText.trim().split(/\s+/).length <= 12;
     const context = f.labelled
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
@@ -1835,9 +1865,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         // "When was the property inspected?" of "Inspection Date: 05/24/2025": the label names
         // the event in a word every report says, which matches nowhere else.
         (when && label !== null && saysWhen(f.text) && [...label].some((l) => sameWord(t, l))) ||
-        (who &&
-          t === 'who' &&
-          ((f.labelled && PERSON_LABEL.test(labelText)) || namesPerson(f.text)))
+        (who && t === 'who' && (byRole || namesPerson(f.text)))
       ) {
         score += w;
         matched.push(t);
@@ -1916,7 +1944,6 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // Who: the person named under their role answers; a fact naming no one does not, and one
     // naming someone but nothing else asked names someone else.
     if (who) {
-      const byRole = f.labelled && PERSON_LABEL.test(labelText);
       const onlyWho = matched.length === 1 && terms.length >= 2 && !byRole;
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
     }
