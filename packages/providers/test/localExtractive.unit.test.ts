@@ -1792,4 +1792,16 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(matched('What value did the rent comparison give?')).not.toContain('rent');
     expect(matched('What would it cost?')).toContain('cost');
   });
+
+  it("answers how big the lot is with the site's area, not with a comparable's adjustment", () => {
+    const docs = numbered([
+      page(
+        'Sales Comparison',
+        'U.pdf p. 5',
+        'Comparable 3 was adjusted for superior lot size.\n\nSite area adjustments made at $8/sf of over 2,000 sf difference.',
+      ),
+      page('SITE', 'U.pdf p. 3', 'Dimensions: 70x120\n\nArea: 8,400 sf\n\nShape: Rectangular'),
+    ]);
+    expect(localAnswer(docs, 'How big is the lot?').split('\n')[0]).toContain('area: 8,400 sf');
+  });
 });

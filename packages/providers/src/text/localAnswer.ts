@@ -1296,7 +1296,7 @@ const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 const MEASURES = 'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far';
 /** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
 const MEASURED =
-  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
+  /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|sf|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
 /** Words of a time. */
 const TIME_WORDS = ['time', 'minutes', 'hours', 'days', 'weeks', 'months', 'years', 'period'];
 /** A time a figure measures ("less than 12 months"). */
@@ -1405,7 +1405,7 @@ const YEAR = /\b(1[89]|20)\d{2}\b/;
 
 /** A number that only names a figure, table or place ("Fig 4.1", "Zone R2"): no quantity. */
 const REFERENCE =
-  /\b(fig(ure)?|table|photo(graph)?|image|section|page|item|zone|appendix|column|circuit)\.?\s*[\p{L}\d.-]*\d[\p{L}\d.-]*/giu;
+  /\b(fig(ure)?|table|photo(graph)?|image|section|page|item|zone|appendix|column|circuit|comparables?|comps?)\.?\s*[\p{L}\d.-]*\d[\p{L}\d.-]*/giu;
 
 /** An amount of money: "$99", "Rs. 1,75,93,200", "AED 5,900". */
 const CURRENCY = /[$€£₹¥]\s?\d|\b(rs|inr|usd|aed|eur|gbp|cad|aud|nzd|chf)\.?\s?\d/i;
@@ -1484,6 +1484,9 @@ function anyCase(word: string): string {
 
 /** A table of contents: numbered section titles one after another, or dot leaders. */
 const CONTENTS = /(\b\d{1,2}\.\d{1,2}\s+\p{Lu}[^.]{3,80}?){3,}|\.{6,}\s*\d/u;
+
+/** An appraisal's adjustment of its comparables. */
+const ADJUSTMENT = /\badjust(ed|ments?|ing)?\b/i;
 
 /** Text a form prints where something of the report was to go. */
 const PLACEHOLDER =
@@ -1741,6 +1744,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const measure = MEASURE_QUESTION.test(query);
   // "How long / far / old …": a size, a distance or an age, not a count.
   const sized = measure && !/\bhow (many|much)\b/i.test(query);
+  const adjustAsked = ADJUSTMENT.test(query);
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   // "Thermal image RB02380X": an image's name, whose readings follow it.
@@ -1916,6 +1920,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
+    // An appraisal's adjustments ("Comparable 5 was adjusted for superior lot size.") weigh the
+    // comparables against the subject; they say nothing of the subject unless they are asked.
+    if (!adjustAsked && ADJUSTMENT.test(f.text)) score *= 0.7;
     // A form's placeholder ("This is where the Garage photo would display.") says nothing.
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
@@ -2021,6 +2028,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
           (when
             ? terms.some((t) => t !== 'date' && termMatches(t, label))
             : focus.some((t) => termMatches(t, label)) ||
+              // "How big is the lot?": "Area: 6219 sf", an area measured under its label.
+              (focus.includes('size') && label.has('area') && MEASURED.test(valueText)) ||
               (modifier !== null &&
                 termMatches(modifier, label) &&
                 focus.some((t) => termMatches(t, words))));
