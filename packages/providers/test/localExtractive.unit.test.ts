@@ -1804,4 +1804,22 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(localAnswer(docs, 'How big is the lot?').split('\n')[0]).toContain('area: 8,400 sf');
   });
+
+  it('answers which lender with the party named under that role, as it answers who', () => {
+    const docs = numbered([
+      page(
+        'Certification',
+        'L.pdf p. 7',
+        'I understand that any disclosure of this appraisal report by me or the lender/client may be subject to certain laws.',
+      ),
+      page(
+        'Subject',
+        'L.pdf p. 1',
+        'Assignment Type: Purchase\n\nLender/Client: Harbor Savings Bank',
+      ),
+    ]);
+    expect(localAnswer(docs, 'Which lender is the appraisal for?').split('\n')[0]).toContain(
+      'Harbor Savings Bank',
+    );
+  });
 });

@@ -1677,8 +1677,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       if (STOPWORDS.has(w) && REPORT_EVENT.test(w) && !terms.some((t) => sameWord(t, w)))
         terms.push(w);
   // "Who did the thermal scan?": a person, under the label of their role ("Thermographer: …").
+  // "Which lender is the appraisal for?" asks who as well: a party named under its role.
   const who =
-    /^\s*(who|whose)\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query);
+    (/^\s*(who|whose)\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query)) ||
+    new RegExp(`^\\s*which ${PERSON_LABEL.source}`, 'i').test(query) ||
+    /^\s*which (lender|bank|insurer)\b/i.test(query);
   if (who && !terms.includes('who')) terms.push('who');
   // "How much does the verification cost?": an amount of money answers it.
   const price =
