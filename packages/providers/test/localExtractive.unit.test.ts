@@ -1822,4 +1822,17 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'Harbor Savings Bank',
     );
   });
+
+  it('answers "is it a …?" with the sentence that says it is or is not one', () => {
+    const docs = numbered([
+      page(
+        'Disclosure',
+        'D.pdf p. 4',
+        'This disclosure and its analysis follow the standards of appraisal practice where they apply.\n\nThe rental analysis provided here was not an appraisal.',
+      ),
+    ]);
+    expect(localAnswer(docs, 'Is this analysis an appraisal?').split('\n')[0]).toContain(
+      'was not an appraisal',
+    );
+  });
 });

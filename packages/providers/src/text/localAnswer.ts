@@ -1748,6 +1748,14 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "How long / far / old …": a size, a distance or an age, not a count.
   const sized = measure && !/\bhow (many|much)\b/i.test(query);
   const adjustAsked = ADJUSTMENT.test(query);
+  // "Is this analysis an appraisal?": what it is asked to be, said of it or denied.
+  const isA = /^\s*(?:is|are|was|were)\b.*\b(?:an?)\s+([\p{L}-]{3,})\s*\??\s*$/iu.exec(query)?.[1];
+  const predicate = isA
+    ? new RegExp(
+        `\\b(?:(?:is|are|was|were)(?: not)?(?: considered)?|not)\\s+(?:an?\\s+)?["“]?${isA}\\b`,
+        'i',
+      )
+    : null;
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   // "Thermal image RB02380X": an image's name, whose readings follow it.
@@ -1957,6 +1965,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       const onlyWho = matched.length === 1 && terms.length >= 2 && !byRole;
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
     }
+    // "Is this analysis an appraisal?": "… was not an appraisal" says yes or no to it.
+    if (predicate && predicate.test(f.text)) score *= 1.3;
     // "What kind of road is North Kootenai Creek Road?": "… is a graveled county roadway".
     if (kind && /\b(is|are) (a|an)\b/i.test(f.text)) score *= 1.3;
     // An appraisal's comparables ("Sale 4 …", "Rental 2 …") are other properties: what the
