@@ -1835,4 +1835,22 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'was not an appraisal',
     );
   });
+
+  it('answers the final value with the concluded amount, not a share of weight or a step before it', () => {
+    const docs = numbered([
+      page(
+        'Reconciliation',
+        'F.pdf p. 80',
+        'Since the purpose of the appraisal is to find a market value for a sale, the income approach is given 30% weight in the final value indication.',
+      ),
+      page(
+        'RECONCILIATION AND FINAL VALUE ESTIMATE',
+        'F.pdf p. 81',
+        '| Value Indication | Applying reductions and weights accordingly | $1,264,350 |\n| --- | --- | --- |\n| Concluded Value |     | $1,264,000 |',
+      ),
+    ]);
+    expect(
+      localAnswer(docs, 'What is the final market value of the property?').split('\n')[0],
+    ).toMatch(/concluded value: \$1,264,000/i);
+  });
 });

@@ -283,7 +283,7 @@ const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d
 
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
 const CONCLUDED =
-  /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b/i;
+  /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b|\b(concluded|reconciled) (market )?value\b|\bvalue conclusion\b/i;
 
 /** Sentences of general advice: what can happen, not what is. */
 const ADVICE =
@@ -1938,9 +1938,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
-    // A date or a record number is no amount of money.
+    // A date, a record number or a share ("25% weight") is no amount of money.
     if (price || valued)
-      score *= CURRENCY.test(f.text) ? 1.5 : /\d/.test(f.text.replace(DATES, '')) ? 1 : 0.6;
+      score *= CURRENCY.test(f.text)
+        ? 1.5
+        : /\d/.test(f.text.replace(DATES, '').replace(/\d+(?:\.\d+)?\s?%/g, ''))
+          ? 1
+          : 0.6;
     // "I have estimated market rent for the subject to be $11.50 psf": the figure a valuer
     // settles on, rather than the range of the comparables it is drawn from.
     if ((price || valued || moneyTerm || quantity) && CONCLUDED.test(f.text)) score *= 1.2;
