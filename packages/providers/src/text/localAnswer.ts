@@ -70,10 +70,6 @@ const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
 /** Words of a market's trend. */
 const TREND_WORDS = ['trend', 'trends', 'increasing', 'stable', 'declining', 'appreciating'];
 
-/**
- * Words a buyer asks with and the words reports answer with. A question's term also matches
- * its related words, at a lower weight.
- */
 /** Words a report says what was found in. */
 const FOUND_WORDS = [
   'found',
@@ -86,6 +82,11 @@ const FOUND_WORDS = [
   'revealed',
   'confirmed',
 ];
+
+/**
+ * Words a buyer asks with and the words reports answer with. A question's term also matches
+ * its related words, at a lower weight.
+ */
 const RELATED: Record<string, readonly string[]> = {
   wrong: DEFECT_WORDS,
   problem: DEFECT_WORDS,
