@@ -1353,9 +1353,20 @@ const DATE_VALUE =
 /** Every date of a text (`DATE_VALUE`, global). */
 const DATE_VALUES = new RegExp(DATE_VALUE.source, 'gi');
 
+/** Whether a value is a date and nothing else ("08/19/2008", "May 28, 2026"). */
+function onlyDate(value: string): boolean {
+  return DATE_VALUE.test(value) && value.replace(DATE_VALUES, '').replace(/[\s,;:.–-]/g, '') === '';
+}
+
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller|completed by|signed by|written by|performed by|conducted by)s?\b/i;
+
+/** "Which lender / client / appraiser …": a question of who, by the party's role. */
+const WHICH_PARTY = new RegExp(
+  `^\\s*which (?:${PERSON_LABEL.source}|\\b(?:lender|bank|insurer)\\b)`,
+  'i',
+);
 
 /** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
@@ -1681,8 +1692,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // "Which lender is the appraisal for?" asks who as well: a party named under its role.
   const who =
     (/^\s*(who|whose)\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query)) ||
-    new RegExp(`^\\s*which ${PERSON_LABEL.source}`, 'i').test(query) ||
-    /^\s*which (lender|bank|insurer)\b/i.test(query);
+    WHICH_PARTY.test(query);
   if (who && !terms.includes('who')) terms.push('who');
   // "How much does the verification cost?": an amount of money answers it.
   const price =
@@ -2134,13 +2144,7 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       if ((kind || material) && !moneyTerm && CURRENCY.test(valueText)) score *= 0.6;
       // "Is it in a flood zone?": "Flood Zone Code: X", not "Flood Zone Date: 08/19/2008". Only
       // a question of when or how long is answered by a date alone, or one of who signed it.
-      if (
-        !when &&
-        !quantity &&
-        !who &&
-        valueText.replace(DATE_VALUES, '').replace(/[\s,;:.–-]/g, '') === ''
-      )
-        score *= 0.6;
+      if (!when && !quantity && !who && onlyDate(valueText)) score *= 0.6;
     }
     // A heading left as a line ("KITCHEN.") only repeats what is asked.
     const own = [...words].filter((w) => !STOPWORDS.has(w));
