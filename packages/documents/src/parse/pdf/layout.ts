@@ -360,23 +360,18 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
       : ocrLines(i + 1, p.ocrMarkdown, p.height, textBody),
   );
   const heights = pages.map((p) => p.height);
-  const lines = mergeOffsetRows(
-    removeCheckColumnLegends(
-      removeContentsEntries(
-        removeRepeatedTitles(
-          removeRunningLines(
-            removePageFurniture(
-              perPage,
-              heights,
-              pages.map((p) => p.width ?? 612),
-            ),
-            heights,
-          ).map(removeRuleLines),
-          heights,
-        ).flat(),
-      ),
-    ),
+  // Page furniture goes page by page, then what repeats across pages, then contents entries
+  // and a check form's column legend.
+  const framed = removePageFurniture(
+    perPage,
+    heights,
+    pages.map((p) => p.width ?? 612),
   );
+  const unrepeated = removeRepeatedTitles(
+    removeRunningLines(framed, heights).map(removeRuleLines),
+    heights,
+  ).flat();
+  const lines = mergeOffsetRows(removeCheckColumnLegends(removeContentsEntries(unrepeated)));
   const bodySize = bodySizeOf(lines);
   const body: BodyStyle = { size: bodySize, font: bodyFontOf(lines, bodySize) };
   const grids = findGrids(lines, body);
