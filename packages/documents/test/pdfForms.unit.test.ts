@@ -225,6 +225,44 @@ describe('a table whose header is set apart from its rows', () => {
     ]);
   });
 
+  it('takes titles wrapped over two aligned lines, some ending in a colon, for its header', () => {
+    // The two lines of titles line up in columns of their own, so they read first as a table
+    // of titles; the rows below are the figures they name.
+    const items = [
+      item('Value estimates of the house', 40, 260, '', 10),
+      item('As-Is Value', 200, 197),
+      item('Repaired Value', 280, 197),
+      item('60 Day Fast Sale', 360, 197),
+      item('Site Only Value:', 440, 197),
+      item('Time on Market:', 520, 197),
+      item('Estimate:', 280, 189),
+      item('Value:', 360, 189),
+      item('Expected Sale Value', 40, 170, '', 9),
+      item('$91000', 205, 170, '', 9),
+      item('$94000', 285, 170, '', 9),
+      item('$85000', 365, 170, '', 9),
+      item('$22000', 445, 170, '', 9),
+      item('60+ Days', 525, 170, '', 9),
+      item('Suggested Asking Value', 40, 160, '', 9),
+      item('$95000', 205, 160, '', 9),
+      item('$97000', 285, 160, '', 9),
+      item('$89000', 365, 160, '', 9),
+    ];
+    const sections = analysePages([{ height: 792, items }]).filter((s) => s.tables.length > 0);
+    expect(sections.flatMap((s) => s.tables)).toHaveLength(1);
+    expect(sections[0]?.tables[0]?.rows.slice(0, 2)).toEqual([
+      [
+        '',
+        'As-Is Value',
+        'Repaired Value Estimate',
+        '60 Day Fast Sale Value',
+        'Site Only Value',
+        'Time on Market',
+      ],
+      ['Expected Sale Value', '$91000', '$94000', '$85000', '$22000', '60+ Days'],
+    ]);
+  });
+
   it('does not take a wrapped line of text above a table for its header', () => {
     const items = [
       item('Copper, Pex', 236, 170),

@@ -115,7 +115,14 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     // One row of three or more cells wrapped over several lines is a table too.
     const wrappedRow = rows.length === 1 && cols.length >= 3 && j - i >= 2;
     if ((rows.length >= 2 || wrappedRow) && long * 2 < cells.length) {
-      const above = headerAbove(lines, i, cols, rows, isBody, runs.at(-1)?.end ?? 0);
+      // Titles wrapped over two lines read as a table of their own just above ("AS-IS Price
+      // Estimate: | As-Repaired Price | …" over " | Estimate: | …"): they are this table's
+      // header when every line of theirs titles a value column.
+      const prev = runs.at(-1);
+      const titlesAbove = prev !== undefined && prev.end <= i && titlesOnly(prev.rows);
+      let above = titlesAbove ? headerAbove(lines, i, cols, rows, isBody, prev.start) : null;
+      if (above && prev && above.start <= prev.start) runs.pop();
+      else above = headerAbove(lines, i, cols, rows, isBody, prev?.end ?? 0);
       if (above) rows.unshift(above.row);
       const start = above?.start ?? i;
       runs.push({ start, end: j, rows: withoutOperators(padRows(rows)), page: first.page });
@@ -132,10 +139,23 @@ const HEADER_LINES = 4;
 const HEADER_LEADING = 2;
 const HEADER_GAP = 4;
 
-/** A column's title, or a line of one: a few words, no punctuation of a sentence, list or label. */
+/**
+ * A column's title, or a line of one: a few words, no punctuation of a sentence or list, a colon
+ * only at its end ("Land Only Price:").
+ */
 function columnTitle(text: string): boolean {
+  const words = text.replace(/:$/, '');
   return (
-    fewWords(text, 32, 4) && !/[.,;:]/.test(text.replace(/\.(?=\w)/g, '')) && !/^\p{Ll}/u.test(text)
+    fewWords(words, 32, 4) &&
+    !/[.,;:]/.test(words.replace(/\.(?=\w)/g, '')) &&
+    !/^\p{Ll}/u.test(words)
+  );
+}
+
+/** Rows of column titles alone: each cell empty or a title with a word in it, no amount. Pure. */
+function titlesOnly(rows: readonly string[][]): boolean {
+  return rows.every((r) =>
+    r.every((c) => c === '' || (columnTitle(c) && /\p{L}{3}/u.test(c) && !/[$€£%]/.test(c))),
   );
 }
 
@@ -200,7 +220,7 @@ function headerAbove(
   }
   const titled = titles.filter((t) => t.length > 0).length;
   if (start === i || titled < 2 || titled * 2 < cols.length - 1) return null;
-  return { start, row: titles.map((t) => t.join(' ')) };
+  return { start, row: titles.map((t) => t.join(' ').replace(/:$/, '')) };
 }
 
 /** A cell cut after a joining word or mark ("Roofing &", "Doors and"). */
