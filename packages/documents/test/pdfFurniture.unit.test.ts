@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { analysePages } from '../src/parse/pdf.js';
 import {
   isPageNumber,
   removeCheckColumnLegends,
   removeContentsEntries,
+  removeOcrFurniture,
   removeRepeatedTitles,
   removeRuleLines,
   removeRunningLines,
@@ -142,6 +144,71 @@ describe('page furniture', () => {
     );
     expect(isPageNumber('iv')).toBe(true);
     expect(isPageNumber('C')).toBe(false);
+  });
+
+  it("drops an OCR'd page's header read a little differently on each page, and a footer that numbers its page", () => {
+    const ocr = (page: number, texts: string[]): Line[] =>
+      texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));
+    const pages = [
+      ocr(1, [
+        'Site visit notes for the lodge',
+        'The roof was dry.',
+        'Ref 7731, 12 Lakeview Tce, Harbourside Page |1',
+      ]),
+      ocr(2, ['The deck boards are sound.', 'Ref 7731. 12 Lakeview Tce, Harboursido Page|2']),
+      ocr(3, [
+        'Gutters need clearing.',
+        'Stair rails are loose.',
+        'Ref 7731 12 Lakevlew Tce, Harbourside Page |3',
+      ]),
+      ocr(4, [
+        'Certificate of cover',
+        'Cover runs to the end of the year.',
+        'Form 88 01 Page 1 of 1',
+      ]),
+    ];
+    const kept = removeOcrFurniture(pages).map((p) => p.map((l) => l.text));
+    expect(kept).toEqual([
+      ['Site visit notes for the lodge', 'The roof was dry.'],
+      ['The deck boards are sound.'],
+      ['Gutters need clearing.', 'Stair rails are loose.'],
+      ['Certificate of cover', 'Cover runs to the end of the year.'],
+    ]);
+  });
+
+  it("ends an OCR'd page's last paragraph at the page break when its sentence ended, its footer gone", () => {
+    const footer = (n: number): string => `Ref 7731, 12 Lakeview Tce, Harbourside Page |${n}`;
+    const sections = analysePages([
+      { items: [], height: 842, ocrMarkdown: `The roof was dry and sound.\n\n${footer(1)}` },
+      {
+        items: [],
+        height: 842,
+        ocrMarkdown: `Lakeview Surveys Ltd, for the owner\n\n${footer(2)}`,
+      },
+      { items: [], height: 842, ocrMarkdown: `Gutters need clearing.\n\n${footer(3)}` },
+    ]);
+    const text = sections.map((s) => s.markdown).join('\n\n');
+    expect(text).not.toContain('Harbourside');
+    expect(text.split(/\n{2,}/)).toEqual([
+      'The roof was dry and sound.',
+      'Lakeview Surveys Ltd, for the owner',
+      'Gutters need clearing.',
+    ]);
+  });
+
+  it("keeps lines of OCR'd pages that only look alike, and lines read from the text layer", () => {
+    const ocr = (page: number, texts: string[]): Line[] =>
+      texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));
+    const pages = [
+      ocr(1, ['Bedroom one: carpet worn', 'Walls sound.']),
+      ocr(2, ['Bedroom two: carpet stained', 'Ceiling sound.']),
+      ocr(5, ['Lakeside Council Rates Summary', 'Rates are paid.']),
+      ocr(6, ['Lakeside Council Water Summary', 'Water is metered.']),
+      ocr(7, ['Lakeside Council Waste Summary', 'Bins are collected weekly.']),
+      [line(3, 40, 'Summary page 3'), line(3, 400, 'Body text')],
+      [line(4, 40, 'See page 12'), line(4, 400, 'More body text')],
+    ];
+    expect(removeOcrFurniture(pages)).toEqual(pages);
   });
 
   it('keeps text that repeats in the body, away from the edges', () => {

@@ -315,3 +315,84 @@ export function removeRepeatedTitles(pages: Line[][], heights: number[]): Line[]
     return lines.filter((l) => l.y !== title.y);
   });
 }
+
+/** Lines at each edge of an OCR'd page that can be its header or footer. */
+const OCR_EDGE_LINES = 2;
+/**
+ * How alike two OCR readings of one running line are at least (letter pairs in common, Dice): a
+ * letter or two misread in 30 ("Westgate", "Wesigate") is 0.94; titles of a kind that differ in
+ * a word ("… County Orion Detail", "… County Tax Detail") are 0.81.
+ */
+const OCR_ALIKE = 0.9;
+/** A page's number at the end of a line ("… Page 1 of 1", "… Page |5", "… Page|3"). */
+const ENDS_WITH_PAGE = /\bpage\s*[|:]?\s*\d{1,4}(?:\s*(?:of|\/)\s*\d{1,4})?\s*$/i;
+const FOOTER_WORDS = 12;
+
+/** The letters of a line, lower case: what two OCR readings of it share. Pure. */
+function ocrShape(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}]/gu, '');
+}
+
+/** Share of letter pairs two texts have in common (Sørensen–Dice on bigrams). Pure. */
+export function bigramDice(a: string, b: string): number {
+  if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
+  const pairs = new Map<string, number>();
+  for (let i = 0; i < a.length - 1; i++) {
+    const p = a.slice(i, i + 2);
+    pairs.set(p, (pairs.get(p) ?? 0) + 1);
+  }
+  let common = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const p = b.slice(i, i + 2);
+    const n = pairs.get(p) ?? 0;
+    if (n > 0) {
+      common++;
+      pairs.set(p, n - 1);
+    }
+  }
+  return (2 * common) / (a.length - 1 + b.length - 1);
+}
+
+/**
+ * Page furniture of OCR'd pages, whose lines have no real height (their order is all OCR
+ * gives) and whose running header reads a little differently on each page ("Job No, 25055 …
+ * Westgate Auckland Page |1", "Job No. 25055 … Wesigate Auckland Page|3"):
+ * - a line among the first or last two of an OCR'd page that reads like one at an edge of other
+ *   OCR'd pages (90% of its letter pairs alike), on half of them and at least 3 — on 2 when it
+ *   numbers its page;
+ * - a short line at an edge that ends with its page's number ("N DEC 40002 04 22 Page 1 of 1").
+ * Lines read from the text layer are left to the rules above. Pure.
+ */
+export function removeOcrFurniture(pages: Line[][]): Line[][] {
+  const edges = pages.map((lines) => {
+    const ocr = lines.filter((l) => l.fromOcr);
+    if (ocr.length === 0) return [];
+    return [...new Set([...ocr.slice(0, OCR_EDGE_LINES), ...ocr.slice(-OCR_EDGE_LINES)])];
+  });
+  const ocrPages = edges.filter((e) => e.length > 0).length;
+  const numbered = (l: Line): boolean => ENDS_WITH_PAGE.test(l.text.trim());
+  const drop = new Set<Line>();
+  edges.forEach((lines, i) => {
+    for (const line of lines) {
+      const shape = ocrShape(line.text);
+      const short = line.text.trim().split(/\s+/).length <= FOOTER_WORDS;
+      if (short && numbered(line)) {
+        drop.add(line);
+        continue;
+      }
+      if (shape.length < 8) continue;
+      let pagesAlike = 1;
+      let anyNumbered = numbered(line);
+      edges.forEach((others, j) => {
+        if (j === i) return;
+        const alike = others.find((o) => bigramDice(shape, ocrShape(o.text)) >= OCR_ALIKE);
+        if (!alike) return;
+        pagesAlike++;
+        anyNumbered ||= numbered(alike);
+      });
+      if (pagesAlike >= (anyNumbered ? 2 : repeatThreshold(ocrPages))) drop.add(line);
+    }
+  });
+  if (drop.size === 0) return pages;
+  return pages.map((lines) => lines.filter((l) => !drop.has(l)));
+}

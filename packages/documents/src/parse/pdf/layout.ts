@@ -3,6 +3,7 @@ import { escapeMarkdown, padRows, rowsToMarkdown } from '../text.js';
 import {
   removeCheckColumnLegends,
   removeContentsEntries,
+  removeOcrFurniture,
   removePageFurniture,
   removeRepeatedTitles,
   removeRuleLines,
@@ -287,7 +288,8 @@ export function linesToSections(
         // a capital is where a block ended ("Recommendation: roof", then the next page's first
         // item "Exterior Decks and Stairways").
         const endsSentence = /[.!?:;)"”’]$/.test(prev.text);
-        const fullWidth = prev.end >= rightEdge - 3 * bodySize;
+        // An OCR'd line's width is made up (OCR gives a paragraph, not where its lines end).
+        const fullWidth = !prev.fromOcr && prev.end >= rightEdge - 3 * bodySize;
         const takenUp =
           !/^\p{Lu}/u.test(line.text) || WRAPPED_END.test(prev.text) || /\([^)]*$/.test(prev.text);
         continues = fullWidth || (!endsSentence && takenUp);
@@ -368,7 +370,7 @@ export function analysePages(pages: PageText[], targets: OutlineTarget[] = []): 
     pages.map((p) => p.width ?? 612),
   );
   const unrepeated = removeRepeatedTitles(
-    removeRunningLines(framed, heights).map(removeRuleLines),
+    removeOcrFurniture(removeRunningLines(framed, heights)).map(removeRuleLines),
     heights,
   ).flat();
   const lines = mergeOffsetRows(removeCheckColumnLegends(removeContentsEntries(unrepeated)));
