@@ -70,6 +70,32 @@ describe('Tesseract TSV to markdown', () => {
     );
   });
 
+  it('joins a date or a number wrapped at its hyphen, and keeps a dash between words', () => {
+    const md = tesseractTsvToMarkdown(
+      tsv(
+        line(1, 1, 1, 100, 19, [
+          [60, 40, 'Gate'],
+          [105, 50, 'repair'],
+          [160, 30, 'due'],
+          [195, 80, '2025-11-'],
+        ]),
+        line(1, 1, 2, 125, 19, [
+          [60, 20, '28,'],
+          [85, 50, 'score'],
+          [140, 30, '(10-'],
+        ]),
+        line(1, 1, 3, 150, 19, [
+          [60, 40, '40%)'],
+          [105, 30, 'and'],
+          [140, 40, 'rails'],
+          [185, 10, '-'],
+        ]),
+        line(1, 1, 4, 175, 19, [[60, 40, 'Loose']]),
+      ),
+    );
+    expect(md).toBe('Gate repair due 2025-11-28, score (10-40%) and rails - Loose');
+  });
+
   it('reads nothing from an empty page', () => {
     expect(tesseractTsvToMarkdown(HEADER)).toBe('');
     expect(tesseractTsvToMarkdown('')).toBe('');

@@ -88,6 +88,8 @@ function escapeCell(text: string): string {
 /** "well-" + "kept": the hyphen stays and no space is added (as the PDF path does). */
 function joinText(a: string, b: string): string {
   if (/\p{L}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a + b;
+  // A date or number wrapped at its hyphen ("2026-07-" / "03", "(0-" / "50%)") is one.
+  if (/\d-$/.test(a) && /^\d/.test(b)) return a + b;
   return `${a} ${b}`;
 }
 
@@ -96,7 +98,7 @@ function joinText(a: string, b: string): string {
  * the body size become headings (`#`, or `##` when clearly smaller than the page's largest);
  * runs of two or more lines split into the same number (two or more) of cells by wide gaps
  * become a GFM table (first row as header); the rest are paragraphs as Tesseract found them,
- * lines joined (a line-end hyphen kept, without a space).
+ * lines joined (a line-end hyphen kept, without a space, in a word or between digits).
  */
 export function tesseractTsvToMarkdown(tsv: string): string {
   const lines = parseTsv(tsv);
