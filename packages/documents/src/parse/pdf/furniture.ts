@@ -328,29 +328,23 @@ const OCR_ALIKE = 0.9;
 const ENDS_WITH_PAGE = /\bpage\s*[|:]?\s*\d{1,4}(?:\s*(?:of|\/)\s*\d{1,4})?\s*$/i;
 const FOOTER_WORDS = 12;
 
-/** The letters of a line, lower case: what two OCR readings of it share. Pure. */
-function ocrShape(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}]/gu, '');
-}
-
-/** Share of letter pairs two texts have in common (Sørensen–Dice on bigrams). Pure. */
-export function bigramDice(a: string, b: string): number {
-  if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
+/** The letter pairs of a line's letters, lower case: what two OCR readings of it share. Pure. */
+function letterPairs(text: string): { pairs: Map<string, number>; count: number } {
+  const letters = text.toLowerCase().replace(/[^\p{L}]/gu, '');
   const pairs = new Map<string, number>();
-  for (let i = 0; i < a.length - 1; i++) {
-    const p = a.slice(i, i + 2);
+  for (let i = 0; i < letters.length - 1; i++) {
+    const p = letters.slice(i, i + 2);
     pairs.set(p, (pairs.get(p) ?? 0) + 1);
   }
+  return { pairs, count: Math.max(0, letters.length - 1) };
+}
+
+/** Share of letter pairs two lines have in common (Sørensen–Dice). Pure. */
+function alike(a: ReturnType<typeof letterPairs>, b: ReturnType<typeof letterPairs>): number {
+  if (a.count === 0 || b.count === 0) return 0;
   let common = 0;
-  for (let i = 0; i < b.length - 1; i++) {
-    const p = b.slice(i, i + 2);
-    const n = pairs.get(p) ?? 0;
-    if (n > 0) {
-      common++;
-      pairs.set(p, n - 1);
-    }
-  }
-  return (2 * common) / (a.length - 1 + b.length - 1);
+  for (const [p, n] of a.pairs) common += Math.min(n, b.pairs.get(p) ?? 0);
+  return (2 * common) / (a.count + b.count);
 }
 
 /**
@@ -366,31 +360,29 @@ export function bigramDice(a: string, b: string): number {
 export function removeOcrFurniture(pages: Line[][]): Line[][] {
   const edges = pages.map((lines) => {
     const ocr = lines.filter((l) => l.fromOcr);
-    if (ocr.length === 0) return [];
-    return [...new Set([...ocr.slice(0, OCR_EDGE_LINES), ...ocr.slice(-OCR_EDGE_LINES)])];
+    const at = [...new Set([...ocr.slice(0, OCR_EDGE_LINES), ...ocr.slice(-OCR_EDGE_LINES)])];
+    return at.map((line) => ({ line, pairs: letterPairs(line.text) }));
   });
-  const ocrPages = edges.filter((e) => e.length > 0).length;
+  const threshold = repeatThreshold(edges.filter((e) => e.length > 0).length);
   const numbered = (l: Line): boolean => ENDS_WITH_PAGE.test(l.text.trim());
   const drop = new Set<Line>();
   edges.forEach((lines, i) => {
-    for (const line of lines) {
-      const shape = ocrShape(line.text);
-      const short = line.text.trim().split(/\s+/).length <= FOOTER_WORDS;
-      if (short && numbered(line)) {
+    for (const { line, pairs } of lines) {
+      if (numbered(line) && line.text.trim().split(/\s+/).length <= FOOTER_WORDS) {
         drop.add(line);
         continue;
       }
-      if (shape.length < 8) continue;
+      if (pairs.count < 7) continue;
       let pagesAlike = 1;
       let anyNumbered = numbered(line);
-      edges.forEach((others, j) => {
-        if (j === i) return;
-        const alike = others.find((o) => bigramDice(shape, ocrShape(o.text)) >= OCR_ALIKE);
-        if (!alike) return;
+      for (let j = 0; j < edges.length && pagesAlike < threshold; j++) {
+        if (j === i) continue;
+        const like = edges[j]!.find((o) => alike(pairs, o.pairs) >= OCR_ALIKE);
+        if (!like) continue;
         pagesAlike++;
-        anyNumbered ||= numbered(alike);
-      });
-      if (pagesAlike >= (anyNumbered ? 2 : repeatThreshold(ocrPages))) drop.add(line);
+        anyNumbered ||= numbered(like.line);
+      }
+      if (pagesAlike >= (anyNumbered ? 2 : threshold)) drop.add(line);
     }
   });
   if (drop.size === 0) return pages;
