@@ -3,7 +3,12 @@ import { inflectionPrefix, keywordQuery } from '../src/index.js';
 
 describe('keywordQuery', () => {
   it('searches the words a question asks, not its function words', () => {
-    expect(keywordQuery('When was the inspection carried out?')).toBe('When inspection carried');
+    expect(keywordQuery('When was the inspection carried out?')).toBe(
+      'When date inspection carried',
+    );
+    expect(keywordQuery('When was the garage built?')).toBe('When year garage built?');
+    // Only the question's own "when": inside a question it is a word asked.
+    expect(keywordQuery('What happens when it rains?')).toBe('happens when rains?');
     expect(keywordQuery('What is the hotspot temperature in thermal image RB02380X?')).toBe(
       'hotspot temperature thermal image RB02380X?',
     );

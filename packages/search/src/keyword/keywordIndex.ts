@@ -93,18 +93,26 @@ export function inflectionPrefix(word: string): string {
   return prefix.length >= 3 ? prefix : word;
 }
 
+/** A question of when something was built, which reports answer with its year. */
+const BUILT = /\b(?:built|constructed|erected)\b/i;
+
 /**
  * The text the keyword leg searches for a question: its words less function words, each kept
- * word as written ("27.09.2022", "RB02380X.JPG" tokenise as before). With `families` (the
- * `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg is unstemmed), an
- * inflected word is searched as asked and also by the start its forms share
+ * word as written ("27.09.2022", "RB02380X.JPG" tokenise as before); the "When" that opens a
+ * question also by the word its answer is labelled with, "date" ("year" for when it was built).
+ * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
+ * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
  * searched whole. Pure.
  */
 export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
-  const kept = words.flatMap((w) => {
+  const kept = words.flatMap((w, i) => {
     const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
+    // …"), and "When was it built?" for a year ("Year Built: …"); the word itself stays, as
+    // prose says it ("… when it was new construction in 2004").
+    if (i === 0 && bare === 'when') return [w, BUILT.test(query) ? 'year' : 'date'];
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
     if (!families || !/^\p{L}+$/u.test(bare)) return [w];
     // The word as asked, and the start its forms share: a chunk with the very word asked
