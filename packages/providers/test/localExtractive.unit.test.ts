@@ -1691,6 +1691,22 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
   });
 
+  it('takes a section of comparables, named without a number, for other properties', () => {
+    const docs = numbered([
+      page(
+        'Comparable Leases',
+        'A.pdf p. 70',
+        'Rental Data\n\nYear Built: 1964\n\nRentable Area: 9,800 SF',
+      ),
+      page(
+        'Improvements',
+        'A.pdf p. 41',
+        'The shop is a steel frame building on a slab. This building was built in 2011.',
+      ),
+    ]);
+    expect(localAnswer(docs, 'When was the shop built?').split('\n')[0]).toContain('built in 2011');
+  });
+
   it('counts for "how many", not a figure with a unit under the same word', () => {
     const docs = numbered([
       page(

@@ -279,6 +279,8 @@ const BOILERPLATE =
 const DATES =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\p{L}*\.? \d{1,2},? \d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|#\s?\d+/giu;
 
+/** A section of an appraisal's comparables ("Comparable Rentals", "Improved Sales Comparables"). */
+const COMPARABLES_TITLE = /\bcomparables\b|\bcomparable (sales|rentals|listings|leases)\b/i;
 /** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
 const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
 
@@ -1988,7 +1990,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // report says of the subject answers, unless a comparable is asked about.
     if (!comparableAsked) {
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${documents[f.doc]?.title ?? ''}`;
-      if (!/\bthe subject\b/i.test(f.text) && COMPARABLE.test(about)) score *= 0.6;
+      const underComparables = COMPARABLES_TITLE.test(documents[f.doc]?.title ?? '');
+      if (!/\bthe subject\b/i.test(f.text) && (COMPARABLE.test(about) || underComparables))
+        score *= 0.6;
       else if (series.has(i)) score *= 0.8;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
