@@ -149,17 +149,24 @@ describe('page furniture', () => {
   it("drops an OCR'd page's header read a little differently on each page, and a footer that numbers its page", () => {
     const ocr = (page: number, texts: string[]): Line[] =>
       texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));
+    // A header with no page number, misread differently on each page (found by likeness), and
+    // footers that end with their page's number.
     const pages = [
       ocr(1, [
+        'Lakeview Surveys pre-purchase report, 12 Lakeview Tce',
         'Site visit notes for the lodge',
         'The roof was dry.',
-        'Ref 7731, 12 Lakeview Tce, Harbourside Page |1',
+        'Ref 7731, Page |1',
       ]),
-      ocr(2, ['The deck boards are sound.', 'Ref 7731. 12 Lakeview Tce, Harboursido Page|2']),
+      ocr(2, [
+        'Lakeview Surveys pre-purchase rep0rt, 12 Lakevlew Tce',
+        'The deck boards are sound.',
+        'Ref 7731. Page|2',
+      ]),
       ocr(3, [
+        'Lakeview Survey5 pre-purchase report. 12 Lakeview Tce',
         'Gutters need clearing.',
         'Stair rails are loose.',
-        'Ref 7731 12 Lakevlew Tce, Harbourside Page |3',
       ]),
       ocr(4, [
         'Certificate of cover',

@@ -353,7 +353,7 @@ function alike(a: ReturnType<typeof letterPairs>, b: ReturnType<typeof letterPai
  * Westgate Auckland Page |1", "Job No. 25055 … Wesigate Auckland Page|3"):
  * - a line among the first or last two of an OCR'd page that reads like one at an edge of other
  *   OCR'd pages (90% of its letter pairs alike), on half of them and at least 3 — on 2 when it
- *   numbers its page;
+ *   numbers its page — and an edge line alike to one found so on another page;
  * - a short line at an edge that ends with its page's number ("N DEC 40002 04 22 Page 1 of 1").
  * Lines read from the text layer are left to the rules above. Pure.
  */
@@ -366,6 +366,7 @@ export function removeOcrFurniture(pages: Line[][]): Line[][] {
   const threshold = repeatThreshold(edges.filter((e) => e.length > 0).length);
   const numbered = (l: Line): boolean => ENDS_WITH_PAGE.test(l.text.trim());
   const drop = new Set<Line>();
+  const running: { page: number; pairs: ReturnType<typeof letterPairs> }[] = [];
   edges.forEach((lines, i) => {
     for (const { line, pairs } of lines) {
       if (numbered(line) && line.text.trim().split(/\s+/).length <= FOOTER_WORDS) {
@@ -382,8 +383,21 @@ export function removeOcrFurniture(pages: Line[][]): Line[][] {
         pagesAlike++;
         anyNumbered ||= numbered(like.line);
       }
-      if (pagesAlike >= (anyNumbered ? 2 : threshold)) drop.add(line);
+      if (pagesAlike >= (anyNumbered ? 2 : threshold)) {
+        drop.add(line);
+        running.push({ page: i, pairs });
+      }
     }
+  });
+  // Each page misreads the header its own way, so two misreadings can be less alike than each
+  // is to a third: a line alike to one found running on another page is that header too.
+  edges.forEach((lines, i) => {
+    for (const { line, pairs } of lines)
+      if (
+        !drop.has(line) &&
+        running.some((r) => r.page !== i && alike(pairs, r.pairs) >= OCR_ALIKE)
+      )
+        drop.add(line);
   });
   if (drop.size === 0) return pages;
   return pages.map((lines) => lines.filter((l) => !drop.has(l)));
