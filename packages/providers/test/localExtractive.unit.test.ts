@@ -13,6 +13,10 @@ import {
   type ChatStreamEvent,
   type ContextDocument,
 } from '../src/index.js';
+
+/** The first line of the local answer: what it states first. */
+const lead = (q: string, docs: ContextDocument[]): string =>
+  localAnswer(docs, q).split('\n')[0] ?? '';
 import { scoreFacts } from '../src/text/localAnswer.js';
 
 const DOCS: ContextDocument[] = [
@@ -311,8 +315,8 @@ describe('items of inspection apps', () => {
       ['Cost Estimate: $300 - $500.', 'STRUCTURE: FOUNDATION SETTLEMENT'],
     ]);
     const docs: ContextDocument[] = [{ ref: 'C1', title: 'Summary', citation: 'S.pdf p. 2', text }];
-    expect(localAnswer(docs, 'How wide is the foundation crack?').split('\n')[0]).toContain('1/4"');
-    expect(localAnswer(docs, 'How much will the repair cost?').split('\n')[0]).toContain('$300');
+    expect(lead('How wide is the foundation crack?', docs)).toContain('1/4"');
+    expect(lead('How much will the repair cost?', docs)).toContain('$300');
   });
 });
 
@@ -1018,7 +1022,6 @@ describe('local answerer: a valuer’s figures', () => {
     citation: `Appraisal.pdf p. ${page}`,
     text,
   });
-  const lead = (q: string, docs: ContextDocument[]) => localAnswer(docs, q).split('\n')[0] ?? '';
 
   const INCOME = doc(
     'Income Approach',
@@ -1567,7 +1570,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Based on the analysis in the following report, the market value of the subject is concluded as follows: MARKET VALUE CONCLUSION.',
       ),
     ]);
-    expect(localAnswer(docs, 'What is the concluded market value?').split('\n')[0]).toContain(
+    expect(lead('What is the concluded market value?', docs)).toContain(
       'Value Conclusion: $2,450,000',
     );
     // A pointer followed by what it points to is an answer of its own.
@@ -1608,7 +1611,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Value As Of: 02/28/2025 (an automated estimate, not an appraisal).\n\nData compiled from public records. Generated on: 03/07/25',
       ),
     ]);
-    expect(localAnswer(docs, 'When was the property inspected?').split('\n')[0]).toBe(
+    expect(lead('When was the property inspected?', docs)).toBe(
       '12 Elm Row – Inspection Date: 03/06/2025. [B.pdf p. 1]',
     );
   });
@@ -1626,7 +1629,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Ref 3.2.1 Hip tiles, rear slope: Repair Required\n\nRef 3.2.2 Valley, front: Satisfactory',
       ),
     ]);
-    expect(localAnswer(docs, 'What on the roof needs repair?').split('\n')[0]).toContain(
+    expect(lead('What on the roof needs repair?', docs)).toContain(
       'hip tiles, rear slope: Repair Required',
     );
   });
@@ -1644,9 +1647,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Crawlspace Hatch Door: Repair\n\nThe floor of the crawlspace was covered with standing water, which prevented a full look at the piers.',
       ),
     ]);
-    expect(
-      localAnswer(docs, 'Why could the crawlspace not be fully inspected?').split('\n')[0],
-    ).toBe(
+    expect(lead('Why could the crawlspace not be fully inspected?', docs)).toBe(
       'The floor of the crawlspace was covered with standing water, which prevented a full look at the piers. [T.pdf p. 12]',
     );
   });
@@ -1686,9 +1687,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Property Information\n\nYear Built: 1960\n\nBuilding Size: 2,100 SF',
       ),
     ]);
-    expect(localAnswer(docs, 'When was the building built?').split('\n')[0]).toContain(
-      'built in 1985',
-    );
+    expect(lead('When was the building built?', docs)).toContain('built in 1985');
   });
 
   it('takes a section of comparables, named without a number, for other properties', () => {
@@ -1704,7 +1703,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'The shop is a steel frame building on a slab. This building was built in 2011.',
       ),
     ]);
-    expect(localAnswer(docs, 'When was the shop built?').split('\n')[0]).toContain('built in 2011');
+    expect(lead('When was the shop built?', docs)).toContain('built in 2011');
   });
 
   it('counts for "how many", not a figure with a unit under the same word', () => {
@@ -1715,9 +1714,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         "Height per\n\nFloor: 12'\n\nNumber of Floors: 6\n\nParapet: 3'",
       ),
     ]);
-    expect(localAnswer(docs, 'How many floors does the building have?').split('\n')[0]).toContain(
-      'number of Floors: 6',
-    );
+    expect(lead('How many floors does the building have?', docs)).toContain('number of Floors: 6');
   });
 
   it('answers "is it in …?" with the value, not the date the value was recorded', () => {
@@ -1728,9 +1725,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Hazard Map\n\nFlood Zone Date: 03/14/2011\n\nFlood Zone Code: AE\n\nFlood Zone Panel: 12086C0331L',
       ),
     ]);
-    expect(localAnswer(docs, 'Is the house in a flood zone?').split('\n')[0]).toContain(
-      'Flood Zone Code: AE',
-    );
+    expect(lead('Is the house in a flood zone?', docs)).toContain('Flood Zone Code: AE');
   });
 
   it('answers what kind of thing with its kind, not with a cost or a form placeholder', () => {
@@ -1747,7 +1742,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Property Features\n\nCarport: 1 Covered, open sides\n\nPool: None',
       ),
     ]);
-    expect(localAnswer(docs, 'What kind of carport does it have?').split('\n')[0]).toContain(
+    expect(lead('What kind of carport does it have?', docs)).toContain(
       'carport: 1 Covered, open sides',
     );
   });
@@ -1790,7 +1785,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Title rests with the Marsh Family Trust, and Alder Ridge LLC holds the parcel as the contract buyer.',
       ),
     ]);
-    expect(localAnswer(docs, 'Who is the contract buyer?').split('\n')[0]).toContain(
+    expect(lead('Who is the contract buyer?', docs)).toContain(
       'Alder Ridge LLC holds the parcel as the contract buyer',
     );
   });
@@ -1818,7 +1813,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
       page('SITE', 'U.pdf p. 3', 'Dimensions: 70x120\n\nArea: 8,400 sf\n\nShape: Rectangular'),
     ]);
-    expect(localAnswer(docs, 'How big is the lot?').split('\n')[0]).toContain('area: 8,400 sf');
+    expect(lead('How big is the lot?', docs)).toContain('area: 8,400 sf');
   });
 
   it('answers which lender with the party named under that role, as it answers who', () => {
@@ -1834,9 +1829,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Assignment Type: Purchase\n\nLender/Client: Harbor Savings Bank',
       ),
     ]);
-    expect(localAnswer(docs, 'Which lender is the appraisal for?').split('\n')[0]).toContain(
-      'Harbor Savings Bank',
-    );
+    expect(lead('Which lender is the appraisal for?', docs)).toContain('Harbor Savings Bank');
   });
 
   it('answers "is it a …?" with the sentence that says it is or is not one', () => {
@@ -1847,9 +1840,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Its methods follow the standards of appraisal practice where they apply to this analysis.\n\nThis rental analysis is not an appraisal.',
       ),
     ]);
-    expect(localAnswer(docs, 'Is this analysis an appraisal?').split('\n')[0]).toContain(
-      'is not an appraisal',
-    );
+    expect(lead('Is this analysis an appraisal?', docs)).toContain('is not an appraisal');
   });
 
   it('answers the final value with the concluded amount, not a share of weight or a step before it', () => {
@@ -1865,8 +1856,8 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         '| Value Indication | After weighting the three approaches | $1,264,350 |\n| --- | --- | --- |\n| Concluded Value |     | $1,264,000 |',
       ),
     ]);
-    expect(
-      localAnswer(docs, 'What is the final market value of the property?').split('\n')[0],
-    ).toMatch(/concluded value: \$1,264,000/i);
+    expect(lead('What is the final market value of the property?', docs)).toMatch(
+      /concluded value: \$1,264,000/i,
+    );
   });
 });

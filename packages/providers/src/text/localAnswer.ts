@@ -1989,10 +1989,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // An appraisal's comparables ("Sale 4 …", "Rental 2 …") are other properties: what the
     // report says of the subject answers, unless a comparable is asked about.
     if (!comparableAsked) {
-      const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${documents[f.doc]?.title ?? ''}`;
-      const underComparables = COMPARABLES_TITLE.test(documents[f.doc]?.title ?? '');
-      if (!/\bthe subject\b/i.test(f.text) && (COMPARABLE.test(about) || underComparables))
-        score *= 0.6;
+      const docTitle = documents[f.doc]?.title ?? '';
+      const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${docTitle}`;
+      const ofComparable = COMPARABLE.test(about) || COMPARABLES_TITLE.test(docTitle);
+      if (!/\bthe subject\b/i.test(f.text) && ofComparable) score *= 0.6;
       else if (series.has(i)) score *= 0.8;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
