@@ -1860,4 +1860,56 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       /concluded value: \$1,264,000/i,
     );
   });
+
+  it('reads a sum under a label in capitals without a colon, as a form read as one run gives it', () => {
+    const docs = numbered([
+      page(
+        'Definitions',
+        'V.pdf p. 12',
+        'Market value is the most probable price a property should bring when it is appraised in a competitive and open market.',
+      ),
+      page(
+        'Subject',
+        'V.pdf p. 2',
+        'Inspected the interior and exterior of the property SUBJECT ADDRESS 12 Sample Road APPRAISED VALUE OF SUBJECT PROPERTY $ 318,500 Effective Date of Appraisal',
+      ),
+    ]);
+    expect(lead('What is the appraised value of the house?', docs)).toMatch(
+      /APPRAISED VALUE OF SUBJECT PROPERTY: \$318,500/,
+    );
+  });
+
+  it('answers whether a house is lived in from its occupant or its occupancy', () => {
+    const docs = numbered([
+      page('Subject', 'B.pdf p. 1', 'Property Type: Single family\n\nProperty Occupant: Vacant'),
+    ]);
+    expect(lead('Is the house occupied?', docs)).toContain('Property Occupant: Vacant');
+  });
+
+  it("names who holds a role from a two-column signature block, not from the role's qualifier", () => {
+    const docs = numbered([
+      page(
+        'Signatures',
+        'S.pdf p. 19',
+        'APPRAISER: SUPERVISORY APPRAISER: (only if required)\n\nSignature: Signature:\n\nName: Sample Q Person: Name:\n\nDate Signed: 03/04/2026: Date Signed:',
+      ),
+      page(
+        'Certification',
+        'S.pdf p. 18',
+        "SUPERVISORY APPRAISER'S CERTIFICATION: The Supervisory Appraiser certifies and agrees that the appraiser is qualified.",
+      ),
+    ]);
+    expect(lead('Who is the appraiser?', docs)).toMatch(/name: Sample Q Person/i);
+  });
+
+  it('answers what vacancy was applied with its rate, not with the step that applies it', () => {
+    const docs = numbered([
+      page(
+        'Income Approach',
+        'I.pdf p. 21',
+        'The next step is to apply an allowance for vacancy and collection loss. Several tenants would likely lease the building, so turnover is expected. An 8% allowance for vacancy and collection loss is considered reasonable.',
+      ),
+    ]);
+    expect(lead('What vacancy and collection loss was applied?', docs)).toContain('8%');
+  });
 });

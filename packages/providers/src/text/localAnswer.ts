@@ -144,6 +144,9 @@ const RELATED: Record<string, readonly string[]> = {
   // "How big is the finished basement?": the area below grade.
   basement: ['below'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
+  // "Is the house occupied?": "Property Occupant: Vacant" says who lives there, or no one.
+  occupied: ['occupant', 'occupancy', 'vacant', 'vacancy', 'tenant', 'tenants'],
+  occupancy: ['occupied', 'occupant', 'vacant', 'vacancy', 'tenant', 'tenants'],
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
   long: [
@@ -648,12 +651,25 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
   // sentence, not a grid (whose lines name their subject in a few words).
   if (subject && subject.split(/\s+/).length > 10 && !/[.!?]$/.test(subject)) return null;
   const pairs: string[] = [];
+  // "Name: Sample Q Person: Name:": a form of two columns read across, the right one blank.
+  // What comes before a colon, right before the label said again, is the left column's value.
+  const named = (l: { start: number; colon: number } | undefined): string =>
+    l ? line.slice(l.start, l.colon).trim().toLowerCase() : '';
+  const widened = new Set<number>();
+  for (let i = labels.length - 2; i >= 1; i--) {
+    const blank = line.slice(labels[i]!.end, labels[i + 1]!.start).trim() === '';
+    if (blank && named(labels[i + 1]) === named(labels[i - 1])) {
+      labels.splice(i, 1);
+      widened.add(labels[i - 1]!.start);
+    }
+  }
   labels.forEach((l, i) => {
     const label = line.slice(l.start, l.colon).trim();
     const next = labels[i + 1];
     const raw = line.slice(l.end, next?.start ?? line.length);
     // "… installation 1. Condition:": a finding's number before the next label is not a value.
-    const value = (next ? raw.replace(/\s+\d{1,2}\.\s*$/, '') : raw).trim();
+    let value = (next ? raw.replace(/\s+\d{1,2}\.\s*$/, '') : raw).trim();
+    if (widened.has(l.start)) value = value.replace(/\s*:$/, '');
     if (!value) return;
     if (DETAIL_LABEL.test(label) && pairs.length > 0)
       pairs[pairs.length - 1] += `; ${label}: ${value}`;
@@ -804,6 +820,10 @@ function labelRow(cells: readonly string[]): boolean {
   const filled = cells.filter((c) => c !== '');
   return filled.length > 0 && filled.every((c) => /:$/.test(c));
 }
+
+/** A label of two words or more in capitals and the sum after it ("NET OPERATING INCOME $ 41,250"). */
+const CAPITALS_SUM =
+  /(?<![\p{L}\p{N}])((?:\p{Lu}[\p{Lu}'&/-]*\s+){1,7}\p{Lu}[\p{Lu}'&/-]+)\s*\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)(?![\d,])/gu;
 
 /** The facts of one document in reading order. Pure. */
 export function factsOf(text: string, doc = 0): Fact[] {
@@ -1095,6 +1115,9 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     card = null;
     gridSubject = null;
+    // "… APPRAISED VALUE OF SUBJECT PROPERTY $ 318,500 Date of Inspection …" (a form read as one
+    // run of text): a label in capitals with its sum and no colon is a pair all the same.
+    for (const m of line.matchAll(CAPITALS_SUM)) push(`${m[1]}: $${m[2]}`, true, heading);
     if (/:$/.test(line) && line.split(/\s+/).length >= 5 && !isHeading) {
       // "The slab is 150mm thick. The following defects were recorded:": the sentences
       // before the one that leads on are facts of their own.
@@ -1332,8 +1355,12 @@ const HINDERED =
 /** A negation: what was not done, not found, not present. */
 const NEGATION = /\b(?:not|never|no|none|without)\b|n['’]t\b/i;
 
-/** "What capitalization rate was applied?": a rate is a figure ("Capitalization Rate: 10.61%"). */
-const RATE_QUESTION = /^\s*(what|which)\b.*\b(rates?|ratios?|percentages?|yields?)\b/i;
+/**
+ * "What capitalization rate was applied?": a rate is a figure ("Capitalization Rate: 10.61%").
+ * So is a vacancy, an allowance or a discount ("What vacancy and credit loss was applied?").
+ */
+const RATE_QUESTION =
+  /^\s*(what|which)\b.*\b(rates?|ratios?|percentages?|yields?|vacancy|allowance|discount)\b/i;
 const KIND_QUESTION =
   /\b(what (kind|type|brand|make|material|sort)|made of|what is the .{0,40}(type|material|brand|make|covering|cladding|system))\b/i;
 
@@ -1373,6 +1400,26 @@ const WHICH_PARTY = new RegExp(
 /** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
   /\b(?:by|[Ii]nspector|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
+
+/** A thing of a role's ("APPRAISER'S CERTIFICATION"), not the role; its name is the role's. */
+const POSSESSED = /\b\p{L}+['’]s\s+(?!names?\b)\p{L}+/giu;
+
+/** A person's name as a value: "Sample Person", "Sample Q. Person". */
+const PERSON_VALUE =
+  /^\p{Lu}[\p{Ll}'-]+(?:\s+\p{Lu}\.?)?(?:\s+\p{Lu}[\p{Ll}'-]*\p{Ll}[\p{Ll}'-]*){1,2}$/u;
+
+/**
+ * A role's value that names no one: a qualifier of the role ("APPRAISER: SUPERVISORY"), a note
+ * in lower case ("(only if required)"), or an instruction in capitals ("APPRAISERS: PLEASE
+ * PROVIDE FEES FOR BOTH STANDARD AND RUSH"). Pure.
+ */
+function namesNoOne(value: string): boolean {
+  const v = value.trim();
+  if (/^[\p{Ll}\s,;()-]+$/u.test(v)) return true;
+  if (/^(supervisory|primary|secondary|trainee|reviewing|review|co-?signing)$/i.test(v))
+    return true;
+  return !/\p{Ll}/u.test(v) && /\b(PLEASE|PROVIDE|MUST|SHALL)\b/.test(v);
+}
 
 /** Words of a firm's name: a firm named after "by" is no person. */
 const FIRM =
@@ -1856,7 +1903,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
     // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
     const byRole =
-      f.labelled && PERSON_LABEL.test(labelText) && valueText.trim().split(/\s+/).length <= 12;
+      f.labelled &&
+      ((PERSON_LABEL.test(labelText.replace(POSSESSED, '')) &&
+        valueText.trim().split(/\s+/).length <= 12 &&
+        !namesNoOne(valueText)) ||
+        // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
+        (/^(full )?name$/i.test(labelText.trim()) && PERSON_VALUE.test(valueText.trim())));
     const context = f.labelled
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
