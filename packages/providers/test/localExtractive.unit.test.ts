@@ -1912,4 +1912,26 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What vacancy and collection loss was applied?', docs)).toContain('8%');
   });
+
+  it('answers what the land alone is worth with its price, and a rent per month with the rent, not a price per foot', () => {
+    const docs = numbered([
+      page(
+        'Comments',
+        'P.pdf p. 3',
+        "Comparable 2 supports the subject's value most because of its lot size and age.",
+      ),
+      page(
+        'Price Opinion',
+        'P.pdf p. 1',
+        '| | As-Is Price Estimate | Land Only Price | Marketing Time |\n| --- | --- | --- | --- |\n| Anticipated Sale Price | $71000 | $18000 | 60 Days |',
+      ),
+      page(
+        'Subject',
+        'P.pdf p. 1',
+        'Price Per Sq.Ft.: 01/02/2025: $52; 04/02/2025: $61\n\nSecure? yes: Yearly Taxes $ 1640: Est. Mo. Rent $ 1150: Sold in the last 12 Months? no',
+      ),
+    ]);
+    expect(lead('What is the land alone worth?', docs)).toContain('Land Only Price: $18000');
+    expect(lead('What would the house rent for per month?', docs)).toContain('Rent $ 1150');
+  });
 });

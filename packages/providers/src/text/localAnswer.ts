@@ -33,7 +33,7 @@ const STOPWORDS = new Set(
     'the and for are was were with what which who whom whose when where why how does did done ' +
     'this that these those there their them they then than have has had not but you your yours ' +
     "can could would should will shall may might must its it's into onto from about over under " +
-    'any all some such very also just only more most less much many one two tell show give please again ' +
+    'any all some such very also just only more most less much many one two per tell show give please again ' +
     'report say says said know there here out off our ours his her hers him she he is be been being ' +
     'home house property unit inspection inspector found noted listed described way'
   ).split(/\s+/),
@@ -129,7 +129,7 @@ const RELATED: Record<string, readonly string[]> = {
   buyer: ['purchaser', 'buyers', 'grantee'],
   sell: ['exposure', 'marketing', 'sale', 'sold'],
   // What a thing is worth is its value.
-  worth: ['value', 'valued', 'valuation'],
+  worth: ['value', 'valued', 'valuation', 'price'],
   // "Is it in a flood zone?": a flood hazard area.
   zone: ['area', 'zoned', 'zoning'],
   zoned: ['zoning', 'zone', 'classification'],
