@@ -1934,4 +1934,15 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('What is the land alone worth?', docs)).toContain('Land Only Price: $18000');
     expect(lead('What would the house rent for per month?', docs)).toContain('Rent $ 1150');
   });
+
+  it('takes an adjective asked for its noun in a label ("urgent" for "Urgency")', () => {
+    const docs = numbered([
+      page(
+        'Summary',
+        'C.pdf p. 1',
+        'On what could be seen, the inspector recommends an immediate review of the spa cover.\n\nRecommended Action: Replace\n\nUrgency: Within 14 days',
+      ),
+    ]);
+    expect(lead('How urgent is it?', docs)).toContain('Within 14 days');
+  });
 });

@@ -1192,6 +1192,8 @@ function sameWord(a: string, b: string): boolean {
     // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
     if (/^(s|es|ed|d)$/.test(suffix) || (suffix === 'ing' && short.length <= 5)) return true;
   }
+  // "urgent" and "urgency", "vacant" and "vacancy": an adjective and its noun.
+  if (/(ent|ant)$/.test(short) && long === `${short.slice(0, -1)}cy`) return true;
   // "covered" and "covering": two endings of one word.
   const a0 = inflected(a);
   if (a0 !== null && a0 === inflected(b)) return true;
