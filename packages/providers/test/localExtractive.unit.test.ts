@@ -1945,4 +1945,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How urgent is it?', docs)).toContain('Within 14 days');
   });
+
+  it("answers when a thing was done with a sentence naming the date of it, not a letter's date", () => {
+    const docs = numbered([
+      page(
+        'Engagement Letter',
+        'E.pdf p. 80',
+        'Date: 3/02/2026\n\nAppraisal Company: Sample Valuations',
+      ),
+      page(
+        'Summary',
+        'E.pdf p. 3',
+        'In my opinion the market value of the fee simple estate, as of the date of last inspection, March 11, 2026, is $640,000.',
+      ),
+    ]);
+    expect(lead('When was the property inspected?', docs)).toContain('March 11, 2026');
+  });
 });

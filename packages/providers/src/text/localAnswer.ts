@@ -1441,6 +1441,17 @@ const DURATION =
 const AGO =
   /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)(?: to (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty))? (?:days?|weeks?|months?|years?) ago\b|\blast (?:year|month|week)\b/i;
 
+/** The events a text names the date of: "the date of last inspection", "the closing date". Pure. */
+function datedEvents(text: string): string[] {
+  const of = [...text.matchAll(DATE_OF)].map((m) => m[1]!);
+  const before = [...text.matchAll(EVENT_DATE)].map((m) => m[1]!);
+  return [...of, ...before]
+    .map((w) => w.toLowerCase())
+    .filter((w) => !/^(the|a|an|this|that|its|of)$/.test(w));
+}
+const DATE_OF = /\bdates? of (?:the |last |its |first )?(\p{L}+)/giu;
+const EVENT_DATE = /(\p{L}+) dates?\b/giu;
+
 /** Whether a fact says when: a date, a year, a time from now or back from now. */
 function saysWhen(text: string): boolean {
   return (
@@ -1947,6 +1958,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         // "When was the property inspected?" of "Inspection Date: 05/24/2025": the label names
         // the event in a word every report says, which matches nowhere else.
         (when && label !== null && saysWhen(f.text) && [...label].some((l) => sameWord(t, l))) ||
+        // "… as of the date of last inspection, July 28, 2023": so does a date named in a sentence.
+        (when && saysWhen(f.text) && datedEvents(f.text).some((e) => sameWord(t, e))) ||
         (who && t === 'who' && (byRole || namesPerson(f.text)))
       ) {
         score += w;
