@@ -924,6 +924,35 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     expect(text).not.toContain('T E N');
   });
 
+  it("reads a flyer's letter-spaced tiles of four letters as words beside tiles of five", () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('B E D S', 40, 700, 9),
+          item('B A T H S', 200, 700, 9),
+          item('S Q F T', 360, 700, 9),
+          item('4', 40, 688),
+          item('3', 200, 688),
+          item('2140', 360, 688),
+          item('Grades A B C D apply to each room.', 40, 660),
+          item('Place of worship', 40, 640),
+          item('P P P P P', 200, 640),
+          item('P P P P', 300, 640),
+        ],
+      },
+    ]);
+    const text = sections.map((s) => `${s.name ?? ''}\n${s.markdown}`).join('\n');
+    expect(text).toContain('BEDS');
+    expect(text).toContain('SQFT');
+    expect(text).toContain('A B C D');
+    expect(text).not.toContain('B E D S');
+    // A grid's marks, one letter again and again, stay marks.
+    expect(text).toContain('P P P P P');
+    expect(text).not.toContain('PPPP');
+  });
+
   it('keeps a sentence whole across lines spaced wider than the body text', () => {
     const [section] = analysePages([
       {

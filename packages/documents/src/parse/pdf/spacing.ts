@@ -76,12 +76,21 @@ function knownWord(piece: string, vocab: ReadonlySet<string>): boolean {
   return piece.length >= 3 && ['s', 'es', 'ed', 'd', 'ing'].some((end) => vocab.has(piece + end));
 }
 
-/** Letter-spaced runs in `text` as words. Runs mostly of pairs ("S R C NP NI NO" codes) are not letter spacing. */
-export function unspaceText(text: string, vocab: ReadonlySet<string>): string {
-  return text.replace(RUN, (run) => {
+/**
+ * Letter-spaced runs in `text` as words. Runs mostly of pairs ("S R C NP NI NO" codes) are not
+ * letter spacing. With `tiles`, a text that is only four spaced capitals is one word too: set
+ * beside other letter-spaced labels ("B E D S" by "B A T H S" on a flyer's stat tiles), it is
+ * one more label, not a list of codes.
+ */
+export function unspaceText(text: string, vocab: ReadonlySet<string>, tiles = false): string {
+  return text.replace(RUN, (run: string) => {
     const tokens = run.split(' ');
     const singles = tokens.filter((t) => t.length === 1).length;
     const letters = tokens.join('');
+    // "P P P P P": a grid's marks in a row, one letter again and again, are no word.
+    if (new Set(letters.toLowerCase()).size === 1) return run;
+    if (tiles && run === text.trim() && tokens.length === 4 && /^\p{Lu}{4}$/u.test(letters))
+      return letters;
     // "4 m x 3 m" and rating codes are not a spaced-out word: five letters in a row at least.
     if (singles < 5 || singles < tokens.length * 0.7 || !/\p{L}{5}/u.test(letters)) return run;
     return splitWords(letters, vocab);
@@ -93,8 +102,9 @@ export function unspaceLines(lines: Line[], vocab: ReadonlySet<string>): Line[] 
   return lines.map((line) => {
     if (!RUN.test(line.text)) return line;
     RUN.lastIndex = 0;
+    const tiles = line.segments.some((s) => unspaceText(s.text, vocab) !== s.text);
     const segments = line.segments.map((s) => {
-      const text = unspaceText(s.text, vocab);
+      const text = unspaceText(s.text, vocab, tiles);
       return text === s.text ? s : { ...s, text };
     });
     if (segments.every((s, k) => s === line.segments[k])) return line;
