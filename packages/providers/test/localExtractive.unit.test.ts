@@ -1961,4 +1961,37 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('When was the property inspected?', docs)).toContain('March 11, 2026');
   });
+
+  it('reads a blank field before a date under its own label ("Borrower: Inspection Date: …")', () => {
+    const docs = numbered([
+      page(
+        'Price Opinion',
+        'B.pdf p. 1',
+        'Interior Inspection Client Sample Lender BPO Status Final Borrower: Inspection Date: 04/02/2026 Loan Number: APN: 12-34-567',
+      ),
+    ]);
+    expect(lead('When was the house inspected?', docs)).toContain('Inspection Date: 04/02/2026');
+  });
+
+  it('takes "before" for what was so previously, and a sale for when it was sold', () => {
+    const docs = numbered([
+      page(
+        'Site',
+        'Z.pdf p. 8',
+        'Legally Permissible: The subject site lies in a BP (Business Park) zoned area. New residential building is not allowed under the present zoning.',
+      ),
+      page(
+        'Zoning',
+        'Z.pdf p. 9',
+        'There are signs the property was previously zoned R-2 (two-family residential), and the zoning may have changed since 2019.',
+      ),
+      page(
+        'Transfer History',
+        'Z.pdf p. 13',
+        'Prior Sales or Transfers: None\n\nData Source: MLS\n\nThe only earlier sale of the subject was when it was new construction in 2006.',
+      ),
+    ]);
+    expect(lead('How was the property zoned before?', docs)).toContain('previously zoned R-2');
+    expect(lead('When was the house sold before?', docs)).toContain('2006');
+  });
 });

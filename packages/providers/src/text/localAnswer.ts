@@ -128,6 +128,9 @@ const RELATED: Record<string, readonly string[]> = {
   listed: ['listing', 'asking', 'list'],
   buyer: ['purchaser', 'buyers', 'grantee'],
   sell: ['exposure', 'marketing', 'sale', 'sold'],
+  sold: ['sale', 'sales', 'transfer', 'transferred'],
+  // "How was the property zoned before?": "previously zoned R-1".
+  before: ['previously', 'prior', 'formerly', 'former', 'earlier'],
   // What a thing is worth is its value.
   worth: ['value', 'valued', 'valuation', 'price'],
   // "Is it in a flood zone?": a flood hazard area.
@@ -628,7 +631,14 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
       }
     }
     // The value of the label before cannot be empty: leave it the first word.
-    if (first === 0 && labels.length > 0 && words.length > 1 && capitalised(words[1]![0]))
+    // "Borrower: Inspection Date: 03/20/2025" is a blank, then a date under its own label.
+    if (
+      first === 0 &&
+      labels.length > 0 &&
+      words.length > 1 &&
+      capitalised(words[1]![0]) &&
+      !(words.length === 2 && /^(date|number|no\.?|name)$/i.test(words[1]![0]))
+    )
       first = 1;
     const start = first >= 0 ? floor + words[first]!.index : -1;
     if (start < 0 || colon - start > 60 || !/\p{L}/u.test(line.slice(start, colon))) continue;
