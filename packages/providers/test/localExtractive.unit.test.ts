@@ -1994,4 +1994,15 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('How was the property zoned before?', docs)).toContain('previously zoned R-2');
     expect(lead('When was the house sold before?', docs)).toContain('2006');
   });
+
+  it('answers which neighborhood with its name, not with a description under the same word', () => {
+    const docs = numbered([
+      page(
+        'Uniform Residential Appraisal Report',
+        'N.pdf p. 2',
+        'Neighborhood Description: Subject in area of Sampletown with a mix of homes.\n\nNeighborhood Name: Sample Heights',
+      ),
+    ]);
+    expect(lead('What neighborhood is the house in?', docs)).toContain('Sample Heights');
+  });
 });

@@ -1828,6 +1828,10 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const moneyAsked = moneyTerm !== undefined && !price && !valued && terms.at(-1) === moneyTerm;
   const quantity = QUANTITY_QUESTION.test(query) || rate;
   const measure = MEASURE_QUESTION.test(query);
+  // "What neighborhood is the house in?", "Which county is it in?": a thing asked by its name.
+  const nameAsked = /^\s*(?:what|which) (\p{L}+) (?:is|are|was|were|does|do)\b/iu
+    .exec(query)?.[1]
+    ?.toLowerCase();
   // "How long / far / old …": a size, a distance or an age, not a count.
   const sized = measure && !/\bhow (many|much)\b/i.test(query);
   const adjustAsked = ADJUSTMENT.test(query);
@@ -2077,6 +2081,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (kind && f.labelled) score *= 1.2;
     // "What type of property …": "Property Type: Flat" names the kind by its label.
     if (frame && label?.has(frame)) score *= 1.6;
+    // "What neighborhood is the house in?": its name ("Neighborhood Name: …"), more than a
+    // description under the same word.
+    if (nameAsked && label?.has('name') && label.has(nameAsked)) score *= 1.3;
     // What kind of thing it is is not what is wrong with it ("Defect: the rubber boot …").
     if (kind && f.labelled && FINDING_LABEL.test(factLabel(f).trim())) score *= 0.7;
     // The opposite of what is asked ("Cooling capacity" for the heating capacity, the front
