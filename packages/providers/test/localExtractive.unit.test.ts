@@ -2005,4 +2005,28 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What neighborhood is the house in?', docs)).toContain('Sample Heights');
   });
+
+  it('answers "is it in a … zone?" with the sentence that says it is in one or not, and a kind with the thing named', () => {
+    const docs = numbered([
+      page(
+        'Report Summary',
+        'R.pdf p. 2',
+        'Map layers shown: Flood Zones - Landslide Zones - Fault Lines - Fire Hazard Severity (state map)',
+      ),
+      page(
+        'Hazards',
+        'R.pdf p. 3',
+        'Fire Hazard Severity Zone Not in a designated Fire Hazard Severity Zone at this location.',
+      ),
+      page(
+        'Site',
+        'R.pdf p. 15',
+        'The main entrance is a gated drive along the south side of the site from Sample Creek Road.\n\nSample Creek Road is a graveled county roadway.',
+      ),
+    ]);
+    expect(lead('Is the home in a fire hazard severity zone?', docs)).toContain(
+      'Not in a designated',
+    );
+    expect(lead('What kind of road is Sample Creek Road?', docs)).toContain('graveled county');
+  });
 });

@@ -1843,6 +1843,17 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         'i',
       )
     : null;
+  // "Is the home in a fire hazard severity zone?": what it is asked to be inside.
+  const inside =
+    /^\s*(?:is|are|was|were)\b.*\b(?:in|within|inside) (?:an?|the) (?:[\p{L}-]+ ){0,4}([\p{L}-]{3,})\s*\?*\s*$/iu.exec(
+      query,
+    )?.[1];
+  const insideOf = inside
+    ? new RegExp(
+        `\\b(?:in|within|inside|outside)\\s+(?:(?:an?|the|any)\\s+)?(?:[\\p{L}-]+\\s+){0,4}${inside}\\b`,
+        'iu',
+      )
+    : null;
   const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   // "Thermal image RB02380X": an image's name, whose readings follow it.
@@ -1870,6 +1881,12 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const series = seriesFacts(facts, documents);
   const counted = countedNoun(query);
   const kind = KIND_QUESTION.test(query);
+  // "What kind of road is North Kootenai Creek Road?": the thing whose kind is asked.
+  const kindAsked = kind
+    ? /\b(?:is|are) (?:the |this |that )?([\p{L}\d][^?]*?)\s*\?*\s*$/iu
+        .exec(query)?.[1]
+        ?.toLowerCase()
+    : undefined;
   const comparableAsked =
     COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
   const material =
@@ -2064,9 +2081,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
     }
     // "Is this analysis an appraisal?": "… was not an appraisal" says yes or no to it.
-    if (predicate && predicate.test(f.text)) score *= 1.3;
+    // "Is the home in a fire hazard severity zone?": "Not in a designated Fire Hazard Severity
+    // Zone" says yes or no to it too.
+    if ((predicate && predicate.test(f.text)) || insideOf?.test(f.text)) score *= 1.3;
     // "What kind of road is North Kootenai Creek Road?": "… is a graveled county roadway".
-    if (kind && /\b(is|are) (a|an)\b/i.test(f.text)) score *= 1.3;
+    // The thing asked named before it ("North Kootenai Creek Road is a …"), more still.
+    if (kind && /\b(is|are) (a|an)\b/i.test(f.text)) {
+      score *= 1.3;
+      const before = f.text.split(/\b(?:is|are) (?:a|an)\b/i)[0]!.toLowerCase();
+      if (kindAsked && before.includes(kindAsked)) score *= 1.2;
+    }
     // An appraisal's comparables ("Sale 4 …", "Rental 2 …") are other properties: what the
     // report says of the subject answers, unless a comparable is asked about.
     if (!comparableAsked) {
