@@ -1879,6 +1879,25 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
   });
 
+  it('reads a sum under a Title Case label without a colon, but not a row of sums as one pair', () => {
+    const docs = numbered([
+      page(
+        'Certificate',
+        'C.pdf p. 19',
+        'Total Building Cost: Depreciable Cost: $912,400.10; Current Replacement Cost: $912,400.10\n\n12 Sample Avenue Sampletown North Wing Total Building Cost $2,480,115.40 of which 5-year property is 2.5 percent',
+      ),
+      page(
+        'Taxes',
+        'C.pdf p. 28',
+        'The estimated tax burden is shown as well. TAX INFORMATION General Tax Rate (per $100 A.V.) 2.1804 2.1633 2.1633 Total Taxes $120,410 $131,005 $139,880 Source: Assessor',
+      ),
+    ]);
+    expect(lead('What is the total building cost of the North Wing?', docs)).toContain(
+      '$2,480,115.40',
+    );
+    expect(lead('What are the total property taxes?', docs)).toContain('$131,005');
+  });
+
   it('answers whether a house is lived in from its occupant or its occupancy', () => {
     const docs = numbered([
       page('Subject', 'B.pdf p. 1', 'Property Type: Single family\n\nProperty Occupant: Vacant'),

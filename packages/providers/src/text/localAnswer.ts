@@ -831,9 +831,13 @@ function labelRow(cells: readonly string[]): boolean {
   return filled.length > 0 && filled.every((c) => /:$/.test(c));
 }
 
-/** A label of two words or more in capitals and the sum after it ("NET OPERATING INCOME $ 41,250"). */
+/**
+ * A label of two capitalised words or more and the one sum after it ("NET OPERATING INCOME
+ * $ 41,250", "Total Building Cost $3,094,047.82"); not a row of sums ("Total Taxes $155,686
+ * $154,123 …", one for each year).
+ */
 const CAPITALS_SUM =
-  /(?<![\p{L}\p{N}])((?:\p{Lu}[\p{Lu}'&/-]*\s+){1,7}\p{Lu}[\p{Lu}'&/-]+)\s*\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)(?![\d,])/gu;
+  /(?<![\p{L}\p{N}])((?:\p{Lu}[\p{L}'&/-]*\s+){1,7}\p{Lu}[\p{L}'&/-]+)\s*\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)(?![\d,])(?!\s*\$?\s?\d)/gu;
 
 /** The facts of one document in reading order. Pure. */
 export function factsOf(text: string, doc = 0): Fact[] {
