@@ -2048,4 +2048,15 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
     expect(lead('What kind of road is Sample Creek Road?', docs)).toContain('graveled county');
   });
+
+  it('reads a row of figures under titles as each title with its figure', () => {
+    const docs = numbered([
+      page(
+        'Section scores',
+        'S.pdf p. 3',
+        '| Roof | Walls | Drainage |\n| --- | --- | --- |\n| 5.2 | 6.4 | 8.1 |\n| Fair | Fair | Good |',
+      ),
+    ]);
+    expect(lead('What is the roof score?', docs)).toMatch(/roof: 5\.2/i);
+  });
 });

@@ -507,6 +507,10 @@ function rowFact(header: readonly string[] | null, cells: readonly string[]): st
   const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
   if (filled.length === 0) return null;
   const [first, ...rest] = filled;
+  // A row of figures under titles ("5.2 | 6.2 | 8.1" under "Property | Health | Livability"):
+  // its first figure names no row; each figure is its title's.
+  if (rest.length > 0 && first!.h && filled.every(({ c }) => !/\p{L}/u.test(c)))
+    return filled.map(({ c, h }) => (h ? paired(h, c) : c)).join('; ');
   if (rest.length === 0)
     return first!.h && first!.h !== first!.c ? paired(first!.h, first!.c) : first!.c;
   // A row of a two-column table is a label and its value ("Facing | North" under "Field |
