@@ -924,6 +924,32 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     expect(text).not.toContain('T E N');
   });
 
+  it('reads titles set large over a row of as many scores as the header of a table, not a heading', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          ...body(760),
+          item('Section scores', 40, 700, 14, 'bold'),
+          item('Roof', 92, 670, 12),
+          item('Walls', 236, 670, 12),
+          item('Drainage', 380, 670, 12),
+          item('5.2', 46, 654, 20),
+          item('6.4', 190, 654, 20),
+          item('8.1', 334, 654, 20),
+          item('Fair', 92, 640, 8),
+          item('Fair', 236, 640, 8),
+          item('Good', 380, 640, 8),
+          ...body(600),
+        ],
+      },
+    ]);
+    expect(sections.map((s) => s.name)).not.toContain('Roof Walls Drainage');
+    const text = sections.map((s) => s.markdown).join('\n');
+    expect(text).toContain('| Roof | Walls | Drainage |');
+    expect(text).toContain('| 5.2 | 6.4 | 8.1 |');
+  });
+
   it("reads a flyer's letter-spaced tiles of four letters as words beside tiles of five", () => {
     const sections = analysePages([
       {

@@ -2,6 +2,7 @@ import { normalizeSpace } from '../text.js';
 import { MARK_GLYPHS, WRAPPED_END, bodySizeOf, range, round } from './lines.js';
 import type { Line, Segment } from './lines.js';
 import type { PdfDocument } from './load.js';
+import { titlesOverFigures } from './tables.js';
 
 export interface HeadingMark {
   /** Index in the line list where the section starts. */
@@ -66,7 +67,8 @@ export function fontHeadings(
     !/\.$/.test(l.text) &&
     /\p{L}/u.test(l.text) &&
     !numeric(l.text) &&
-    !inParagraph(lines, i);
+    !inParagraph(lines, i) &&
+    !titlesOverFigures(lines, i);
   const marks: { at: number; span: number; size: number; page: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;

@@ -2,6 +2,23 @@ import { fewWords, padRows } from '../text.js';
 import { formFontsByPage, formRows } from './forms.js';
 import type { Line, Segment } from './lines.js';
 
+/**
+ * A line of titles set apart over a row of as many figures ("Property  Health  Livability" over
+ * "5.2  6.2  8.1" on a report's score tiles) titles their columns: it is no heading. Pure.
+ */
+export function titlesOverFigures(lines: readonly Line[], i: number): boolean {
+  const line = lines[i] as Line;
+  const next = lines[i + 1];
+  return (
+    line.segments.length >= 2 &&
+    line.segments.every((s) => /\p{L}/u.test(s.text) && !/\d/.test(s.text)) &&
+    next !== undefined &&
+    next.page === line.page &&
+    next.segments.length === line.segments.length &&
+    next.segments.every((s) => /^[\d.,%/$+-]+$/.test(s.text.trim()))
+  );
+}
+
 /** A run of lines laid out in aligned columns. */
 export interface TableRun {
   start: number;
@@ -32,6 +49,7 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
     if (second && isBody(i + 1) && second.segments.length > first.segments.length)
       first = splitLabelRow(first, second);
     const cols = first.segments;
+    const tiles = titlesOverFigures(lines, i);
     const tol = first.size * 0.6;
     const columnOf = (s: Segment): number => {
       for (let c = 0; c < cols.length; c++) {
@@ -79,6 +97,11 @@ export function findTables(lines: Line[], isBody: (i: number) => boolean): Table
           cell.split(/\s+/).length >= 3 || /-$/.test(cell) || /^\p{Ll}/u.test(only.text);
         if (c <= 0 || !near || cell === '' || ENDS.test(cell) || !wraps) break;
         above[c] = `${above[c]} ${only.text}`;
+        continue;
+      }
+      // Score tiles: each figure beside, not under, its title; the titles are the header.
+      if (j === i + 1 && tiles) {
+        rows.push(line.segments.map((s) => s.text));
         continue;
       }
       const row: string[] = cols.map(() => '');
