@@ -1459,6 +1459,11 @@ const DURATION =
 const AGO =
   /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)(?: to (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty))? (?:days?|weeks?|months?|years?) ago\b|\blast (?:year|month|week)\b/i;
 
+/** An event named as its date's: "the date of last inspection". */
+const DATE_OF = /\bdates? of (?:the |last |its |first )?(\p{L}+)/giu;
+/** An event named before its date: "the closing date", "Inspection Date". */
+const EVENT_DATE = /(\p{L}+) dates?\b/giu;
+
 /** The events a text names the date of: "the date of last inspection", "the closing date". Pure. */
 function datedEvents(text: string): string[] {
   const of = [...text.matchAll(DATE_OF)].map((m) => m[1]!);
@@ -1467,8 +1472,6 @@ function datedEvents(text: string): string[] {
     .map((w) => w.toLowerCase())
     .filter((w) => !/^(the|a|an|this|that|its|of)$/.test(w));
 }
-const DATE_OF = /\bdates? of (?:the |last |its |first )?(\p{L}+)/giu;
-const EVENT_DATE = /(\p{L}+) dates?\b/giu;
 
 /** Whether a fact says when: a date, a year, a time from now or back from now. */
 function saysWhen(text: string): boolean {
