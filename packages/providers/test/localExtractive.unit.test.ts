@@ -2059,4 +2059,15 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What is the roof score?', docs)).toMatch(/roof: 5\.2/i);
   });
+
+  it('counts bedrooms from a listing\'s "BEDS" tile', () => {
+    const docs = numbered([
+      page(
+        'Listing',
+        'F.pdf p. 1',
+        'PROPERTY 12 Sample Lane – a bright open kitchen and a large yard.\n\nBEDS: 4\n\nBATHS: 2',
+      ),
+    ]);
+    expect(lead('How many bedrooms does the home have?', docs)).toContain('BEDS: 4');
+  });
 });

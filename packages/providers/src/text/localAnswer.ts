@@ -147,6 +147,9 @@ const RELATED: Record<string, readonly string[]> = {
   // "How big is the finished basement?": the area below grade.
   basement: ['below'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
+  // "How many bedrooms?": a listing's "BEDS: 4", "BATHS: 3".
+  bedrooms: ['beds', 'bed', 'br'],
+  bathrooms: ['baths', 'bath', 'ba'],
   // "Is the house occupied?": "Property Occupant: Vacant" says who lives there, or no one.
   occupied: ['occupant', 'occupancy', 'vacant', 'vacancy', 'tenant', 'tenants'],
   occupancy: ['occupied', 'occupant', 'vacant', 'vacancy', 'tenant', 'tenants'],
