@@ -69,6 +69,16 @@ const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
 
 /** Words of a market's trend. */
 const TREND_WORDS = ['trend', 'trends', 'increasing', 'stable', 'declining', 'appreciating'];
+/** Words of who lives in a house, or that no one does. */
+const OCCUPANCY_WORDS = [
+  'occupied',
+  'occupant',
+  'occupancy',
+  'vacant',
+  'vacancy',
+  'tenant',
+  'tenants',
+];
 
 /** Words a report says what was found in. */
 const FOUND_WORDS = [
@@ -151,8 +161,8 @@ const RELATED: Record<string, readonly string[]> = {
   bedrooms: ['beds', 'bed', 'br'],
   bathrooms: ['baths', 'bath', 'ba'],
   // "Is the house occupied?": "Property Occupant: Vacant" says who lives there, or no one.
-  occupied: ['occupant', 'occupancy', 'vacant', 'vacancy', 'tenant', 'tenants'],
-  occupancy: ['occupied', 'occupant', 'vacant', 'vacancy', 'tenant', 'tenants'],
+  occupied: OCCUPANCY_WORDS,
+  occupancy: OCCUPANCY_WORDS,
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
   long: [
@@ -1974,6 +1984,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       : f.prior
         ? new Set(foldWords(f.prior))
         : undefined;
+    // "… as of the date of last inspection, July 28, 2023": the events a dated sentence names.
+    const events = when && saysWhen(f.text) ? datedEvents(f.text) : [];
     let score = 0;
     let recommends = false;
     let labelAnswers = false;
@@ -2003,8 +2015,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
         // "When was the property inspected?" of "Inspection Date: 05/24/2025": the label names
         // the event in a word every report says, which matches nowhere else.
         (when && label !== null && saysWhen(f.text) && [...label].some((l) => sameWord(t, l))) ||
-        // "… as of the date of last inspection, July 28, 2023": so does a date named in a sentence.
-        (when && saysWhen(f.text) && datedEvents(f.text).some((e) => sameWord(t, e))) ||
+        // So does a date a sentence names the event of.
+        events.some((e) => sameWord(t, e)) ||
         (who && t === 'who' && (byRole || namesPerson(f.text)))
       ) {
         score += w;

@@ -102,9 +102,11 @@ export function unspaceLines(lines: Line[], vocab: ReadonlySet<string>): Line[] 
   return lines.map((line) => {
     if (!RUN.test(line.text)) return line;
     RUN.lastIndex = 0;
-    const tiles = line.segments.some((s) => unspaceText(s.text, vocab) !== s.text);
-    const segments = line.segments.map((s) => {
-      const text = unspaceText(s.text, vocab, tiles);
+    const plain = line.segments.map((s) => unspaceText(s.text, vocab));
+    // A segment read as letter-spaced shows the line's style: its four-letter tiles are words.
+    const tiles = plain.some((text, k) => text !== line.segments[k]!.text);
+    const segments = line.segments.map((s, k) => {
+      const text = tiles && plain[k] === s.text ? unspaceText(s.text, vocab, true) : plain[k]!;
       return text === s.text ? s : { ...s, text };
     });
     if (segments.every((s, k) => s === line.segments[k])) return line;
