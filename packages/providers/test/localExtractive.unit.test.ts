@@ -2070,4 +2070,186 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How many bedrooms does the home have?', docs)).toContain('BEDS: 4');
   });
+  it('asks an amount of money of "how much" insurance, not a period of cover', () => {
+    const docs = numbered([
+      page(
+        'Terms',
+        'T.pdf p. 3',
+        'The Provider shall use reasonable endeavours to maintain professional indemnity insurance for a period of 6 years after the work.\n\nProfessional indemnity insurance of $2,000,000 for any one claim.',
+      ),
+    ]);
+    expect(
+      lead('How much professional indemnity insurance does the provider hold?', docs),
+    ).toContain('$2,000,000');
+  });
+
+  it('answers what kind a thing is with what it is made of, not a finding about it', () => {
+    const docs = numbered([
+      page('Summary', 'S.pdf p. 2', 'Foundation: Foundation Cracks - Minor'),
+      page(
+        'Structure',
+        'S.pdf p. 9',
+        'The house stands on a poured concrete foundation with timber walls, timber floor joists and a trussed roof.',
+      ),
+    ]);
+    expect(lead('What kind of foundation does the house have?', docs)).toContain('poured concrete');
+  });
+
+  it("names a standard by its code, and reads a law's year as no date", () => {
+    const docs = numbered([
+      page(
+        'Terms',
+        'T.pdf p. 1',
+        'Our standard delivery of a pre-purchase report is 5 working days after the site visit.\n\nThe pre-purchase inspection is carried out to NZS4306:2005.',
+      ),
+      page(
+        'Findings',
+        'T.pdf p. 4',
+        'The work was assessed under Section 64 of the Sample Building Act 1991.\n\nWe could not find when the work was done, but in our opinion it was done before 1985.',
+      ),
+    ]);
+    expect(lead('Which standard does the pre-purchase inspection follow?', docs)).toContain(
+      'NZS4306',
+    );
+    expect(lead('When was the work done?', docs)).toContain('before 1985');
+  });
+
+  it('reads "deg C" as a temperature and answers the hottest with a figure', () => {
+    const docs = numbered([
+      page(
+        'Summary',
+        'H.pdf p. 1',
+        'THERMAL SUMMARY: Thermal imaging was carried out with the visual inspection. The scan found heat anomalies in the plant room, damp in the cellar and missing insulation in the attic. All temperature readings are in degrees Celsius.\n\nAmbient temperature during scan: 21 deg C.',
+      ),
+      page('Plant room', 'H.pdf p. 4', 'Plant Room: Critical hotspot at breaker B-2 (61.4 deg C)'),
+    ]);
+    expect(lead('What is the hottest temperature in the plant room?', docs)).toContain('61.4');
+  });
+
+  it('answers "planned nearby" with future development within a distance', () => {
+    const docs = numbered([
+      page(
+        'Neighbourhood',
+        'N.pdf p. 7',
+        'Parks: 3 parks within ~1 mi.\n\nFuture Development: No active construction mapped within ~1 mi.',
+      ),
+    ]);
+    expect(lead('Is there any construction planned nearby?', docs)).toContain(
+      'No active construction',
+    );
+  });
+
+  it('answers "when … again" with a time from now, not the report\'s date', () => {
+    const docs = numbered([
+      page('Details', 'R.pdf p. 1', 'Inspection Date: 3 March 2026'),
+      page(
+        'Next steps',
+        'R.pdf p. 6',
+        'Repoint the chimney within the next 3 months.\n\nA further roof inspection is recommended in 12 months.',
+      ),
+    ]);
+    expect(lead('When should the roof be inspected again?', docs)).toContain('in 12 months');
+  });
+
+  it("takes a firm's card for the company asked", () => {
+    const docs = numbered([
+      page(
+        'Cover',
+        'F.pdf p. 1',
+        '12 Sample Road, Sampletown: May 15, 2026 10/20 Tasks Completed\n\nSample Roof Inspections: 4 Mill Road, Sampletown office@sample-roof.example 5550100',
+      ),
+    ]);
+    expect(lead('Which company did the inspection?', docs)).toContain('Sample Roof Inspections');
+  });
+
+  it('answers "were any … found?" with what says found, and reads a bulletin\'s year as no date', () => {
+    const docs = numbered([
+      page(
+        'Checks',
+        'C.pdf p. 2',
+        'No signs of leaks, pests, or damage.\n\nNo active leaks found.\n\nAll taps and drains checked.',
+      ),
+      page(
+        'Site',
+        'C.pdf p. 3',
+        'Site Conditions TB FH 2021-02: Distance to the sea decides whether stainless fasteners are required (TB FH 2021-02).\n\nUse stainless fasteners if within 3000 ft of the sea.',
+      ),
+    ]);
+    expect(lead('Were any leaks found?', docs)).toContain('No active leaks found');
+    expect(lead('When are stainless fasteners needed?', docs)).toContain('3000 ft');
+  });
+  it('answers the rent a valuation used with a rent per unit, not a sentence about rents', () => {
+    const docs = numbered([
+      page(
+        'Reconciliation',
+        'V.pdf p. 80',
+        'Using the market rent calculated, the Sales Comparison Approach and the Income Approach to value are close.\n\nThe range of value would be between $410,000 and $450,000 as shown by the two approaches.',
+      ),
+      page(
+        'Income Approach',
+        'V.pdf p. 74',
+        'With the property variables considered, the potential gross income for the subject is well supported at $11.20/SF/YR on a triple net lease.',
+      ),
+    ]);
+    expect(lead('What market rent was used in the income approach?', docs)).toContain(
+      '$11.20/SF/YR',
+    );
+  });
+
+  it('counts rooms from a count, not from two captions or a caption naming them', () => {
+    const docs = numbered([
+      page('Subject photos', 'V.pdf p. 12', 'Restroom 1: Restroom 2'),
+      page(
+        'Subject photos',
+        'V.pdf p. 13',
+        'Figure, page 13: Street view of the overhead door and the restrooms',
+      ),
+      page(
+        'Improvements',
+        'V.pdf p. 40',
+        'Plumbing: Public water and sewer, two restrooms with sinks',
+      ),
+    ]);
+    expect(lead('How many restrooms are there?', docs)).toContain('two restrooms');
+  });
+
+  it('answers "when is it required?" with the threshold of the rule, not the date of its ordinance', () => {
+    const docs = numbered([
+      page(
+        'Parking',
+        'Z.pdf p. 170',
+        'No. 0-2011-12, §§ 1—3, 10-14-2011)\n\nSec. 12-40. Bicycle parking.\n\n(a) Bicycle parking spaces (racks or lockers) must be provided for any use that is required to provide more than 80 parking spaces.\n\n(b) Required bicycle parking spaces shall be no more than 100 feet from the main entrance.',
+      ),
+    ]);
+    expect(lead('When is bicycle parking required?', docs)).toContain(
+      'more than 80 parking spaces',
+    );
+  });
+
+  it('answers "what is the maximum number" with a figure, not a row of column titles', () => {
+    const docs = numbered([
+      page(
+        'Parking Regulations',
+        'Z.pdf p. 8',
+        '| Min. Vehicle Stalls Required | Max. Vehicle Stalls Allowed | Bike Stalls Required |\n| --- | --- | --- |\n| 3 with 1,000 sq.ft of GFA | 125% of the min stalls required |     |',
+      ),
+    ]);
+    expect(lead('What is the maximum number of parking stalls allowed?', docs)).toContain('125%');
+  });
+
+  it('reads "currently" for "current"', () => {
+    const docs = numbered([
+      page(
+        'Market',
+        'V.pdf p. 30',
+        'Comparable properties were surveyed to find the current occupancy of the competitive market.',
+      ),
+      page(
+        'Lease-up',
+        'V.pdf p. 61',
+        'Subject stabilized occupancy: 92.0%\n\nAs the subject is currently vacant, it needs a deduction for lease-up to stabilization.',
+      ),
+    ]);
+    expect(localAnswer(docs, 'What is the current occupancy?')).toContain('currently vacant');
+  });
 });

@@ -49,6 +49,10 @@ const DEFECT_WORDS = (
   'stained stains frost corrosion corroded failed failing'
 ).split(' ');
 
+/** A finding rather than what a thing is: "Foundation Cracks - Minor", "Damaged trim". */
+const DEFECT_FACT =
+  /\b(defects?|deficienc(y|ies)|damaged?|cracks?|cracked|leaks?|leaking|rust(ed)?|deteriorated|worn|broken|corroded|failed|failing)\b/i;
+
 /** Words a size is said in: what "how big …" asks for. */
 const BIG_WORDS = [
   'size',
@@ -121,6 +125,9 @@ const RELATED: Record<string, readonly string[]> = {
     'drive',
     'walk',
   ],
+  // "Is there any construction planned nearby?" of "Future development: … within ~1 mi".
+  nearby: ['near', 'within', 'vicinity', 'around', 'surrounding'],
+  planned: ['future', 'proposed', 'scheduled', 'development'],
   age: ['old', 'year', 'years', 'installed', 'manufactured', 'built'],
   new: ['age', 'year', 'years', 'installed'],
   built: ['year', 'constructed', 'construction', 'age'],
@@ -927,7 +934,9 @@ export function factsOf(text: string, doc = 0): Fact[] {
       pairAt.set(c, facts.length - 1);
     }
   };
-  const push = (t: string, labelled: boolean, subject: string | null): void => {
+  const push = (said: string, labelled: boolean, subject: string | null): void => {
+    // "Repair Total: Total: $0": a row's label ends in its column's title; said once.
+    const t = labelled ? said.replace(/\b(\p{L}{3,}):\s+\1:(?=\s)/giu, '$1:') : said;
     if (t.length < 4 || FURNITURE.test(t)) return;
     if (!labelled) block++;
     facts.push({ doc, index: facts.length, text: t, labelled, subject, block });
@@ -1223,6 +1232,8 @@ function sameWord(a: string, b: string): boolean {
     // "roof" and "roofing", "heat" and "heating"; not "condition" and "conditioning".
     if (/^(s|es|ed|d)$/.test(suffix) || (suffix === 'ing' && short.length <= 5)) return true;
   }
+  // "current" and "currently": an adjective and its adverb.
+  if (short.length >= 5 && long === `${short}ly`) return true;
   // "urgent" and "urgency", "vacant" and "vacancy": an adjective and its noun.
   if (/(ent|ant)$/.test(short) && long === `${short.slice(0, -1)}cy`) return true;
   // "covered" and "covering": two endings of one word.
@@ -1364,7 +1375,7 @@ const TIME_MEASURED = /\d\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b
 const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 
 const QUANTITY_QUESTION = new RegExp(
-  `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)? (size|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
+  `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)?(?: (?:highest|lowest|hottest|coldest|maximum|minimum|max|min|peak|average|mean|overall|total))? (size|number|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
   'i',
 );
 /**
@@ -1458,6 +1469,10 @@ function namesNoOne(value: string): boolean {
 const FIRM =
   /\b(ltd|pvt|inc|llc|llp|plc|gmbh|limited|consultants?|solutions|services|company|co|group|corp|corporation|industries|industrial|associates)\b/i;
 
+/** A firm's card: a capitalised name, then its e-mail address or website. */
+const FIRM_CARD =
+  /^\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*)*\s*:.*(?:\S+@\S+\.\p{L}{2,}|\bwww\.\S+)/u;
+
 /** Whether a sentence names a person: "by Er. Sample Engineer", not "by Sample Industrial Ltd.". */
 function namesPerson(text: string): boolean {
   const m = PERSON_NAMED.exec(text);
@@ -1490,12 +1505,34 @@ function datedEvents(text: string): string[] {
 function saysWhen(text: string): boolean {
   return (
     DATE_VALUE.test(text) ||
-    YEAR.test(text) ||
+    YEAR.test(text.replace(NAMED_YEAR, '')) ||
     DURATION.test(text) ||
     AGO.test(text) ||
     SEASON.test(text)
   );
 }
+
+/** A year that names a law, a standard or a bulletin ("Building Act 1991", "NZS4306:2005", "TB FH 2021-02"), not a time. */
+const NAMED_YEAR =
+  /\b(?:Act|Code|Regulations?|Standards?|Rules|Bylaws?)\s+(?:of\s+)?(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s?\d{3,5}:(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s(?:1[89]|20)\d{2}-\d{1,3}\b(?![-/.]\d)/gu;
+
+/** A time from now: "in 12 months", "within the next 3 years", "every 5 years". */
+const AHEAD =
+  /\b(in|within|every|after)\s+(the\s+next\s+)?(\d+|one|two|three|six|twelve)(\s*(-|to)\s*\d+)?\s+(days?|weeks?|months?|years?)\b/i;
+
+/** A condition a rule applies on: "if within 3000 ft of saltwater", "more than 100 spaces". */
+const CONDITION_CLAUSE =
+  /\b(if|unless|whenever|where(?= (the|a|an|it|they)\b))\s+\p{L}|\b(more|less|fewer|greater) than \d|\bexceeds?\b/iu;
+
+/** An amount per unit, as rents and rates are given: "$13.40/SF/YR", "$1,250 per month", "$75psf". */
+const PER_UNIT =
+  /[$€£]\s?\d[\d,.]*\s*(?:(?:\/|per\s+)\s*(?:sf|sq\.?\s?ft|square foot|ft|month|mo|yr|year|annum|week|unit)\b|psf\b)/i;
+
+/** Two captions of one series read as a label and its value: "Restroom 1: Restroom 2". */
+const CAPTION_PAIR = /^(\p{L}[\p{L}' -]*?)\s*\d{1,3}\s*:\s*\1\s*\d{1,3}\.?$/iu;
+
+/** A standard by its code: "NZS4306:2005", "AS 4349.1", "ASTM E2018". */
+const STANDARD_CODE = /\b\p{Lu}{2,6}\s?\p{Lu}?\d{3,5}(?:[.:]\d+)?\b/u;
 
 /** A time of year or weather, as "when does it get worse?" is answered ("during monsoon"). */
 const SEASON =
@@ -1505,8 +1542,9 @@ const SEASON =
 const REPORT_EVENT =
   /\b(inspection|inspected|report|survey|surveyed|issued?|printed|prepared|generated|created|assessment|visit|valuation)\b/i;
 
-/** A temperature reading: "28.8 °C", "72°F", "-3 ºC". */
-const DEGREES = /\d\s?[°º]\s?[CF]?\b|\d\s?[°º](?!\S)/;
+/** A temperature reading: "28.8 °C", "72°F", "-3 ºC", "52.3 deg C". */
+const DEGREES =
+  /\d\s?[°º]\s?[CF]?\b|\d\s?[°º](?!\S)|\d\s?deg(?:rees)?\.?\s?(?:C|F|Celsius|Fahrenheit)\b/;
 
 /** A year, as a when-question is answered ("prior to 1991", "built in 1969"). */
 const YEAR = /\b(1[89]|20)\d{2}\b/;
@@ -1613,6 +1651,10 @@ function countedNoun(query: string): string | null {
   return noun && !STOPWORDS.has(noun) ? noun : null;
 }
 
+/** Any word that says how many: a number, or "no", "both", "single" … */
+const COUNT_WORD =
+  /\d|\b(no|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|single|both|double|several|multiple|many|few|each|every)\b/i;
+
 /** Units a number measures in: "2 miles" counts no schools. */
 const UNITS = new Set(
   (
@@ -1638,6 +1680,10 @@ function counts(text: string, noun: string): boolean {
     return false;
   });
 }
+
+/** Nouns whose amount is money: "how much insurance", "how much rent". */
+const MONEY_NOUN =
+  /^(insurance|cover|coverage|deposit|deposits|rent|rents|tax|taxes|income|revenue|debt|loan|equity|premium|excess|deductible|budget|commission|savings)$/;
 
 /** Words that end the noun after "how much" ("how much excess land is there"). */
 const MUCH_END =
@@ -1727,7 +1773,9 @@ export function focusTerms(query: string): string[] {
  * a related word counting 0.6; numbers favoured when a quantity is asked, short labelled
  * facts when a kind is asked; boilerplate discounted. Pure.
  */
-export function scoreFacts(documents: readonly ContextDocument[], query: string): Scored[] {
+export function scoreFacts(documents: readonly ContextDocument[], question: string): Scored[] {
+  // "How built up is the neighborhood?": how developed it is, not when it was built.
+  const query = question.replace(/\bbuilt[- ]up\b/gi, 'developed');
   // "What type of windows": `type` frames the question; the windows are what it is about.
   const frame = /\b(kind|type|sort|style)s? of\b/i.exec(query)?.[1]?.toLowerCase();
   // "What is the issue in the kitchen?": the kitchen is what it is about; the issue is how
@@ -1754,6 +1802,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   // report says it in its own words ("conducted … by Er. …").
   // "When was the inspection carried out?" likewise: the date answers, whatever verb says it.
   const doneAsked = /^\s*(who|when)\b/i.test(query);
+  const ahead = /^\s*when\b.*\b(again|next)\b/i.test(query);
+  const standardAsked = /^\s*(which|what)\b.*\b(standards?|codes?)\b/i.test(query);
   const terms = (
     framing.length > 0 && framing.length < asked.length
       ? asked.filter((t) => !framing.includes(t))
@@ -1777,6 +1827,13 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       /^(price|prices|cost|costs|fee|fees|rent|amount)$/.test(t) &&
       !new RegExp(`\\b${t}\\s+(approach|method|comparison|analysis|basis)\\b`, 'i').test(query),
   );
+  // "When are corrosion-resistant fasteners needed?": on a condition ("if within 3000 ft of
+  // saltwater"), not on a date.
+  const conditional = when && /\b(needed|required|necessary|needs?|requires?)\b/i.test(query);
+  const yesNo = /^\s*(is|are|was|were|did|does|do|has|have|had)\b/i.test(query);
+  const framed = foldWords(query).filter((w) => /^(found|noted|observed|detected)$/.test(w));
+  const rateTerm = terms.find((t) => /^rates?$/.test(t));
+  const firmTerm = terms.find((t) => /^(company|firm|business)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
   // "When was the inspection carried out?": the event asked is a word every report says, left
   // out of the terms; its date's label names it ("Inspection Date: 27.09.2022").
@@ -1795,6 +1852,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     (/\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b/i.test(query) &&
       muchOf(query) === null) ||
     /\b(cost|price|fee|charge) (of|for)\b/i.test(query) ||
+    // "How much professional indemnity insurance does it hold?": cover is an amount of money.
+    MONEY_NOUN.test(muchOf(query) ?? '') ||
     // "What did the buyer pay?", "What was it listed for?": an amount of money.
     /\b(pay|paid|listed for|listed at|sold for|sell for|sells for|bought for)\b/i.test(query);
   // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
@@ -1828,6 +1887,11 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     const words = new Set(ownWords[i]);
     if (scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) words.add(scoreTerm);
     if (moneyTerm && CURRENCY.test(f.text)) words.add(moneyTerm);
+    // "Which company did the inspection?" of "Knockout Inspections: 9 Mill Rd … info@ko.com":
+    // a name with its address, e-mail or telephone is a firm's card.
+    if (firmTerm && FIRM_CARD.test(f.text)) words.add(firmTerm);
+    // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
+    if (rateTerm && PER_UNIT.test(f.text)) words.add(rateTerm);
     return words;
   });
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
@@ -1849,8 +1913,20 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
   const weight = new Map(terms.map((t) => [t, Math.log(1 + (facts.length + 1) / (df(t) + 1))]));
   const total = terms.reduce((n, t) => n + weight.get(t)!, 0);
   const rate = RATE_QUESTION.test(query);
-  const moneyAsked = moneyTerm !== undefined && !price && !valued && terms.at(-1) === moneyTerm;
+  // "What market rent was used in the income approach?": the rent is what is asked, the
+  // approach where; an amount of rent answers it.
+  const moneyAsked =
+    moneyTerm !== undefined &&
+    !price &&
+    !valued &&
+    (terms.at(-1) === moneyTerm ||
+      new RegExp(
+        `^\\s*what\\s+(?:\\p{L}+\\s+){0,2}${moneyTerm}\\s+(?:per\\b|was|is|were|are)\\b`,
+        'iu',
+      ).test(query));
   const quantity = QUANTITY_QUESTION.test(query) || rate;
+  const extreme =
+    quantity && /\b(highest|lowest|hottest|coldest|maximum|minimum|peak)\b/i.test(query);
   const measure = MEASURE_QUESTION.test(query);
   // "What neighborhood is the house in?", "Which county is it in?": a thing asked by its name.
   const nameAsked = /^\s*(?:what|which) (\p{L}+) (?:is|are|was|were|does|do)\b/iu
@@ -2011,12 +2087,17 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
           !(who && t === 'who') &&
           !(when && (t === 'date' || t === 'dated')) &&
           (termMatches(t, words) || termMatches(t, subject))) ||
-        (when && (t === 'date' || t === 'dated') && saysWhen(f.text)) ||
+        (when &&
+          (t === 'date' || t === 'dated') &&
+          (saysWhen(f.text) || (conditional && CONDITION_CLAUSE.test(f.text)))) ||
         // "When was the property inspected?" of "Inspection Date: 05/24/2025": the label names
         // the event in a word every report says, which matches nowhere else.
         (when && label !== null && saysWhen(f.text) && [...label].some((l) => sameWord(t, l))) ||
         // So does a date a sentence names the event of.
         events.some((e) => sameWord(t, e)) ||
+        // "When should it be inspected again?" of "A further inspection is recommended in 12
+        // months": a time from now names its event in the words around it.
+        (ahead && AHEAD.test(f.text) && [...words].some((w) => sameWord(t, w))) ||
         (who && t === 'who' && (byRole || namesPerson(f.text)))
       ) {
         score += w;
@@ -2047,14 +2128,20 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
       // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number.
       if (sized && (lasting ? TIME_MEASURED : MEASURED).test(f.text)) score *= 1.3;
       // "What vacancy rate was used?": a percentage.
-      if (rate && /\d\s?%/.test(f.text)) score *= 1.3;
+      // "What adjustment rate was used for living area?": so much a unit ("$75.00psf").
+      if (rate && (/\d\s?%/.test(f.text) || PER_UNIT.test(f.text))) score *= 1.3;
     }
     // "How old is the roof?", "What cap rate was used?": a number answers, a sentence about
     // its age or its rate without one does not.
-    else if (measure || rate) score *= 0.7;
+    // "What is the hottest temperature …?": the highest of figures is a figure too.
+    else if (measure || rate || extreme) score *= 0.7;
     // "What is the estimated market rent?": an amount of money, more than a sentence about it.
     // Only where the money word is what is asked about, not a kind ("the cost approach").
     if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
+    // "Restroom 1: Restroom 2": two photo captions side by side, no label and value.
+    if (CAPTION_PAIR.test(f.text)) score *= 0.1;
+    // "What market rent was used?": a rent is an amount per unit ("$13.40/SF/YR").
+    if (moneyAsked && /^rents?$/.test(moneyTerm!) && PER_UNIT.test(f.text)) score *= 1.5;
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
     if (label && LEGEND.test(valueText)) score *= 0.3;
     if (LEGEND_ENTRY.test(f.text)) score *= 0.4;
@@ -2066,6 +2153,8 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (countsIt) score *= 1.6;
     // "How many stories?": a count, not a figure with a unit ("Height per story: 10'").
     else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
+    // "How many restrooms?": a caption that names them ("View of Restrooms") counts none.
+    else if (counted !== null && !COUNT_WORD.test(f.text.replace(REFERENCE, ''))) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
     // An appraisal's adjustments ("Comparable 5 was adjusted for superior lot size.") weigh the
@@ -2075,6 +2164,16 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
+    // "When is bicycle parking required?": a date alone ("Ord. No. 0-2006-32, 11-28-2006")
+    // says nothing of the rule.
+    if (conditional && matched.every((t) => t === 'date')) score *= 0.5;
+    // "Were any water leaks found?" of "No active leaks found.": the question's own verb.
+    if (yesNo && framed.some((t) => words.has(t))) score *= 1.1;
+    // "When should the roof be inspected again?": a time from now ("in 12 months"), not the
+    // date the report was made.
+    if (ahead) score *= AHEAD.test(f.text) ? 1.5 : DATE_VALUE.test(f.text) ? 0.6 : 1;
+    // "Which standard does the inspection follow?": a standard is named by its code.
+    if (standardAsked && STANDARD_CODE.test(f.text)) score *= 1.3;
     // A date, a record number or a share ("25% weight") is no amount of money.
     if (price || valued)
       score *= CURRENCY.test(f.text)
@@ -2329,6 +2428,9 @@ export function scoreFacts(documents: readonly ContextDocument[], query: string)
     // General advice ("shingle defects can cause hidden leaks") rather than what was found.
     if (ADVICE.test(f.text)) score *= 0.6;
     if (material && [...words].some((w) => MATERIAL_WORDS.has(w))) score *= 1.3;
+    // "What kind of foundation …?" of "Foundation: Foundation Cracks - Minor": a finding is
+    // no kind.
+    else if (material && kind && DEFECT_FACT.test(f.text)) score *= 0.7;
     if (/\bpage \d+ of \d+/i.test(f.text)) score *= 0.2; // a running header left in the text
     // A pointer to a table below, with nothing of its own after it but a few words (a title).
     const pointer = FORWARD_REFERENCE.exec(f.text);
