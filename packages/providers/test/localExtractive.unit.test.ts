@@ -2252,4 +2252,79 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(localAnswer(docs, 'What is the current occupancy?')).toContain('currently vacant');
   });
+  it('reads "sf/GLA" as square feet of gross living area', () => {
+    const docs = numbered([
+      page('Floor plan', 'A.pdf p. 30', "Bedroom Bedroom Living Area: 44'"),
+      page('Adjustments', 'A.pdf p. 12', '$60 sf/GLA. $12,000/full bathroom. $6000/half bathroom.'),
+    ]);
+    expect(lead('How much per square foot was living area adjusted?', docs)).toContain(
+      '$60 sf/GLA',
+    );
+  });
+
+  it("names a lender by its card's company name", () => {
+    const docs = numbered([
+      page(
+        'Contact Information',
+        'A.pdf p. 2',
+        'Appraiser Name Sample Appraiser Credentials: Scope of Inspection by Appraiser Subject Property Inspection',
+      ),
+      page('Client/Lender', 'A.pdf p. 2', 'Company Name: Sample Savings Bank'),
+    ]);
+    expect(lead('Who is the lender?', docs)).toContain('Sample Savings Bank');
+  });
+
+  it('names who assisted from "Assistance Name …", a buyer from "(purchaser)" and an owner from "ownership of"', () => {
+    const docs = numbered([
+      page(
+        'Signature',
+        'A.pdf p. 21',
+        'Sample Appraiser: 09/20/2024\n\nAppraiser Name: Sample Appraiser',
+      ),
+      page(
+        'Assistance',
+        'A.pdf p. 9',
+        'Significant Real Property Appraisal Assistance Name Sample Trainee Credentials Level None Description Sample Trainee, a trainee appraiser, assisted in measuring the property.',
+      ),
+      page('Owner', 'A.pdf p. 58', 'Owner Information Primary Owner: SAMPLE DEVELOPMENT LLC'),
+      page(
+        'Contract',
+        'A.pdf p. 60',
+        'Contact information: Sample Buyer (purchaser) 555 0100 buyer@sample.example',
+      ),
+      page(
+        'History',
+        'A.pdf p. 24',
+        'The property was listed for sale on 3/10/20 by Sample Agent with Sample Realty for $895,000.\n\nThe subject is under the ownership of Sample Family Living Trust, with Sample Creek LLC as the contract buyer.',
+      ),
+    ]);
+    expect(lead('Who assisted the appraiser?', docs)).toContain('Sample Trainee');
+    expect(localAnswer(docs, 'Who is buying the property?')).toContain('Sample Buyer (purchaser)');
+    expect(lead('Who owns the property?', docs)).toContain('Sample Family Living Trust');
+  });
+
+  it("answers a size with the figure under the thing's own label, not a form's prompt read across", () => {
+    const docs = numbered([
+      page(
+        'Cost Approach',
+        'A.pdf p. 6',
+        'The calculated square footage (SF) of the gross living area (GLA) is: Garage/Carport; 400 Sq.Ft. @ $; 40.00; =$; 16,000',
+      ),
+      page('Sales Comparison', 'A.pdf p. 3', 'Gross Living Area: 1,250\n\nLot Acres: 0.18'),
+    ]);
+    expect(lead('How big is the gross living area?', docs)).toContain('1,250');
+  });
+
+  it('says a column title once after a label that ends in it', () => {
+    const docs = numbered([
+      page(
+        'Repairs',
+        'B.pdf p. 4',
+        '| Item | Comment | Total |\n| --- | --- | --- |\n| Roof |     | $0 |\n|     | Repair Total: | $0 |',
+      ),
+    ]);
+    expect(localAnswer(docs, 'How much would the recommended repairs cost?')).toMatch(
+      /Repair Total: \$0/,
+    );
+  });
 });

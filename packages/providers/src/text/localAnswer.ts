@@ -125,6 +125,9 @@ const RELATED: Record<string, readonly string[]> = {
     'drive',
     'walk',
   ],
+  // "Who is buying the property?" of "Contact: Sample Person (purchaser)".
+  buying: ['buyer', 'purchaser', 'purchasing', 'purchase'],
+  owns: ['ownership', 'owned'],
   // "Is there any construction planned nearby?" of "Future development: … within ~1 mi".
   nearby: ['near', 'within', 'vicinity', 'around', 'surrounding'],
   planned: ['future', 'proposed', 'scheduled', 'development'],
@@ -1273,6 +1276,14 @@ function droppedE(a: string, b: string): boolean {
  * quality index", "GFCI" says "ground fault circuit interrupter" when they are asked in that
  * order. An acronym is written in capitals ("Ltd" is no "long take delivered"). Pure.
  */
+/** Acronyms property reports use without defining them ("GLA", "SF", "PSF"). */
+const COMMON_ACRONYMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['gla', ['gross', 'living', 'area']],
+  ['sf', ['square', 'foot', 'feet']],
+  ['psf', ['per', 'square', 'foot']],
+  ['sqft', ['square', 'foot', 'feet']],
+]);
+
 function withAcronyms(
   words: Set<string>,
   text: string,
@@ -1282,7 +1293,11 @@ function withAcronyms(
   // One the report defines ("overall capitalization rate (OAR)"): the words of its long form
   // that are asked, two of them at least.
   for (const [acronym, long] of defined) {
-    if (!words.has(acronym) || !new RegExp(`\\b${acronym.toUpperCase()}s?\\b`).test(text)) continue;
+    // A common one in any case ("$75 sf/GLA"); one the report defines in capitals only.
+    const written = COMMON_ACRONYMS.has(acronym)
+      ? true
+      : new RegExp(`\\b${acronym.toUpperCase()}s?\\b`).test(text);
+    if (!words.has(acronym) || !written) continue;
     const asked = terms.filter((t) => long.some((w) => sameWord(t, w)));
     if (asked.length >= 2) for (const t of asked) words.add(t);
   }
@@ -1443,7 +1458,7 @@ const WHICH_PARTY = new RegExp(
 
 /** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
-  /\b(?:by|[Ii]nspector|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
+  /\b(?:by|[Ii]nspector|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician|[Nn]ame)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
 
 /** A thing of a role's ("APPRAISER'S CERTIFICATION"), not the role; its name is the role's. */
 const POSSESSED = /\b\p{L}+['’]s\s+(?!names?\b)\p{L}+/giu;
@@ -1473,8 +1488,18 @@ const FIRM =
 const FIRM_CARD =
   /^\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*)*\s*:.*(?:\S+@\S+\.\p{L}{2,}|\bwww\.\S+)/u;
 
+/** An owner named: "under the ownership of Sample Family Trust", "owned by Sample Person". */
+const OWNED_BY = /\b(?:ownership of|owned by|vested in)\s+\p{Lu}/u;
+
+/** A person with their role in brackets: "Sample Person (purchaser)". */
+const PERSON_IN_ROLE = new RegExp(
+  `\\p{Lu}[\\p{Ll}'-]+\\s+\\p{Lu}[\\p{Ll}'-]+\\s*\\((?:${PERSON_LABEL.source})\\)`,
+  'u',
+);
+
 /** Whether a sentence names a person: "by Er. Sample Engineer", not "by Sample Industrial Ltd.". */
 function namesPerson(text: string): boolean {
+  if (PERSON_IN_ROLE.test(text)) return true;
   const m = PERSON_NAMED.exec(text);
   return m !== null && !FIRM.test(text.slice(m.index, m.index + m[0].length + 30));
 }
@@ -1832,6 +1857,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const conditional = when && /\b(needed|required|necessary|needs?|requires?)\b/i.test(query);
   const yesNo = /^\s*(is|are|was|were|did|does|do|has|have|had)\b/i.test(query);
   const framed = foldWords(query).filter((w) => /^(found|noted|observed|detected)$/.test(w));
+  const bigTerm = terms.find((t) => /^(big|large)$/.test(t));
   const rateTerm = terms.find((t) => /^rates?$/.test(t));
   const firmTerm = terms.find((t) => /^(company|firm|business)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
@@ -1867,7 +1893,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const ratingAnswers = CONDITION_QUESTION.test(query);
   const facts = documents.flatMap((d, i) => factsOf(d.text, i));
   if (facts.length === 0 || terms.length === 0) return [];
-  const defined = definedAcronyms(documents.map((d) => d.text).join('\n'));
+  const defined = new Map([
+    ...COMMON_ACRONYMS,
+    ...definedAcronyms(documents.map((d) => d.text).join('\n')),
+  ]);
   // "Is there a trip hazard in the back yard?" of "… in the backyard": a word written as one
   // of two words asked one after the other is both.
   const joined = new Map<string, string[]>();
@@ -1892,6 +1921,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (firmTerm && FIRM_CARD.test(f.text)) words.add(firmTerm);
     // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
     if (rateTerm && PER_UNIT.test(f.text)) words.add(rateTerm);
+    // "How big is the gross living area?" of "Gross Living Area: 1,192": a figure under the
+    // thing's own label is its size.
+    if (
+      bigTerm &&
+      f.labelled &&
+      /^\s*\d[\d,.]*\s*$/.test(factValue(f)) &&
+      terms.some((t) => t !== bigTerm && termMatches(t, new Set(foldWords(factLabel(f)))))
+    )
+      words.add(bigTerm);
     return words;
   });
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
@@ -2052,7 +2090,11 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         valueText.trim().split(/\s+/).length <= 12 &&
         !namesNoOne(valueText)) ||
         // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
-        (/^(full )?name$/i.test(labelText.trim()) && PERSON_VALUE.test(valueText.trim())));
+        (/^(full )?name$/i.test(labelText.trim()) && PERSON_VALUE.test(valueText.trim())) ||
+        // "Company Name: DEF Bank" on a lender's card: a party, named.
+        (/^(company|business|firm|organi[sz]ation|entity) name$/i.test(labelText.trim()) &&
+          /^\p{Lu}/u.test(valueText.trim()) &&
+          valueText.trim().split(/\s+/).length <= 8));
     const context = f.labelled
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
@@ -2098,7 +2140,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         // "When should it be inspected again?" of "A further inspection is recommended in 12
         // months": a time from now names its event in the words around it.
         (ahead && AHEAD.test(f.text) && [...words].some((w) => sameWord(t, w))) ||
-        (who && t === 'who' && (byRole || namesPerson(f.text)))
+        (who && t === 'who' && (byRole || namesPerson(f.text) || OWNED_BY.test(f.text)))
       ) {
         score += w;
         matched.push(t);
@@ -2138,6 +2180,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "What is the estimated market rent?": an amount of money, more than a sentence about it.
     // Only where the money word is what is asked about, not a kind ("the cost approach").
     if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
+    // "The calculated square footage of the gross living area is: Garage/Carport; 400 Sq.Ft.
+    // @ $; 40.00 …": a form's prompt, read across into the next row's cells.
+    if (
+      f.labelled &&
+      /\b(is|are)\s*$/i.test(labelText) &&
+      labelText.split(/\s+/).length >= 6 &&
+      valueText.split(';').length >= 3
+    )
+      score *= 0.5;
     // "Restroom 1: Restroom 2": two photo captions side by side, no label and value.
     if (CAPTION_PAIR.test(f.text)) score *= 0.1;
     // "What market rent was used?": a rent is an amount per unit ("$13.40/SF/YR").
