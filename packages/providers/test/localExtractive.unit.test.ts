@@ -2327,4 +2327,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       /Repair Total: \$0/,
     );
   });
+  it('answers "does it conform to the zoning?" with what says it is nonconforming', () => {
+    const docs = numbered([
+      page(
+        'Neighborhood',
+        'A.pdf p. 2',
+        'Does the property generally conform to the neighborhood (style, condition, use)? Yes',
+      ),
+      page('Flood', 'A.pdf p. 3', 'Flood Zone: X'),
+      page(
+        'Site',
+        'A.pdf p. 9',
+        'The subject is legal, nonconforming due to the current minimum lot size of the zoning.',
+      ),
+    ]);
+    expect(lead('Does the house conform to the zoning?', docs)).toContain('legal, nonconforming');
+  });
 });

@@ -127,6 +127,8 @@ const RELATED: Record<string, readonly string[]> = {
   ],
   // "Who is buying the property?" of "Contact: Sample Person (purchaser)".
   buying: ['buyer', 'purchaser', 'purchasing', 'purchase'],
+  // "Does the house conform to the zoning?" of "The subject is legal, nonconforming …".
+  conform: ['conforming', 'nonconforming', 'compliance', 'complies', 'compliant'],
   owns: ['ownership', 'owned'],
   // "Is there any construction planned nearby?" of "Future development: … within ~1 mi".
   nearby: ['near', 'within', 'vicinity', 'around', 'surrounding'],
