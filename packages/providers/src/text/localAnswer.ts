@@ -129,6 +129,8 @@ const RELATED: Record<string, readonly string[]> = {
   buying: ['buyer', 'purchaser', 'purchasing', 'purchase'],
   // "Does the house conform to the zoning?" of "The subject is legal, nonconforming …".
   conform: ['conforming', 'nonconforming', 'compliance', 'complies', 'compliant'],
+  // "Who owns the property?" of "under the ownership of …" (not "owner": an owner's phone
+  // number is no owner).
   owns: ['ownership', 'owned'],
   // "Is there any construction planned nearby?" of "Future development: … within ~1 mi".
   nearby: ['near', 'within', 'vicinity', 'around', 'surrounding'],
@@ -1273,11 +1275,6 @@ function droppedE(a: string, b: string): boolean {
   return short.length >= 4 && short.endsWith('e') && long === `${short.slice(0, -1)}ing`;
 }
 
-/**
- * A fact's words with the question's words an acronym in it stands for: "US AQI" says "air
- * quality index", "GFCI" says "ground fault circuit interrupter" when they are asked in that
- * order. An acronym is written in capitals ("Ltd" is no "long take delivered"). Pure.
- */
 /** Acronyms property reports use without defining them ("GLA", "SF", "PSF"). */
 const COMMON_ACRONYMS: ReadonlyMap<string, readonly string[]> = new Map([
   ['gla', ['gross', 'living', 'area']],
@@ -1286,6 +1283,12 @@ const COMMON_ACRONYMS: ReadonlyMap<string, readonly string[]> = new Map([
   ['sqft', ['square', 'foot', 'feet']],
 ]);
 
+/**
+ * A fact's words with the question's words an acronym in it stands for: "US AQI" says "air
+ * quality index", "GFCI" says "ground fault circuit interrupter" when they are asked in that
+ * order. An acronym is written in capitals ("Ltd" is no "long take delivered"), but for the
+ * common ones of property reports (`COMMON_ACRONYMS`: "$75 sf/GLA"). Pure.
+ */
 function withAcronyms(
   words: Set<string>,
   text: string,
@@ -1296,9 +1299,8 @@ function withAcronyms(
   // that are asked, two of them at least.
   for (const [acronym, long] of defined) {
     // A common one in any case ("$75 sf/GLA"); one the report defines in capitals only.
-    const written = COMMON_ACRONYMS.has(acronym)
-      ? true
-      : new RegExp(`\\b${acronym.toUpperCase()}s?\\b`).test(text);
+    const written =
+      COMMON_ACRONYMS.has(acronym) || new RegExp(`\\b${acronym.toUpperCase()}s?\\b`).test(text);
     if (!words.has(acronym) || !written) continue;
     const asked = terms.filter((t) => long.some((w) => sameWord(t, w)));
     if (asked.length >= 2) for (const t of asked) words.add(t);
@@ -1539,7 +1541,10 @@ function saysWhen(text: string): boolean {
   );
 }
 
-/** A year that names a law, a standard or a bulletin ("Building Act 1991", "NZS4306:2005", "TB FH 2021-02"), not a time. */
+/**
+ * A year that names a law, a standard or a bulletin ("Building Act 1991", "NZS4306:2005",
+ * "TB FH 2021-02"), not a time.
+ */
 const NAMED_YEAR =
   /\b(?:Act|Code|Regulations?|Standards?|Rules|Bylaws?)\s+(?:of\s+)?(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s?\d{3,5}:(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s(?:1[89]|20)\d{2}-\d{1,3}\b(?![-/.]\d)/gu;
 
