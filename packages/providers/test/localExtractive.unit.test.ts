@@ -2343,4 +2343,28 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('Does the house conform to the zoning?', docs)).toContain('legal, nonconforming');
   });
+  it("answers the subject's zoning, not a comparable sheet's", () => {
+    const docs = numbered([
+      page('Sale Land - Retail/Commercial No. 1', 'A.pdf p. 67', 'County: Travis\n\nZoning: GR-CO'),
+      page('Zoning', 'A.pdf p. 27', 'Current Zoning: CS-MU General Commercial Services'),
+    ]);
+    expect(lead('What is the zoning?', docs)).toContain('CS-MU');
+  });
+
+  it('answers "how much living area" with an area, and "non-living area" is none', () => {
+    const docs = numbered([
+      page('Bedroom Bedroom Living Area', 'A.pdf p. 30', "Bedroom Bedroom Living Area: 40'"),
+      page(
+        'First Floor',
+        'A.pdf p. 31',
+        'Area Calculations Summary\n\nLiving Area: Calculation Details\n\nNon-living Area Deck 64 Sq ft 8 × 8 = 64',
+      ),
+      page(
+        'First Floor',
+        'A.pdf p. 31',
+        '| First Floor | 1380 Sq ft | 40 × 30= 1200 12 × 15= 180 |\n| --- | --- | --- |\n| Total Living Area (Rounded): | 1380 Sq ft |     |',
+      ),
+    ]);
+    expect(lead('How much living area does the house have?', docs)).toContain('1380 Sq ft');
+  });
 });

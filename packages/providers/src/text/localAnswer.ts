@@ -315,6 +315,10 @@ const DATES =
 /** A section of an appraisal's comparables ("Comparable Rentals", "Improved Sales Comparables"). */
 const COMPARABLES_TITLE = /\bcomparables\b|\bcomparable (sales|rentals|listings|leases)\b/i;
 /** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
+/** A comparable's own sheet, numbered at its end: "Sale Land - Hotel/Motel No. 3". */
+const COMPARABLE_SHEET =
+  /^\s*(?:sale|comparable|comp|rental|listing|lease)\b.*\bno\.?\s?\d{1,2}\s*$/i;
+
 const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
 
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
@@ -1563,6 +1567,10 @@ const PER_UNIT =
 /** Two captions of one series read as a label and its value: "Restroom 1: Restroom 2". */
 const CAPTION_PAIR = /^(\p{L}[\p{L}' -]*?)\s*\d{1,3}\s*:\s*\1\s*\d{1,3}\.?$/iu;
 
+/** An area: "1440 Sq ft", "11,200 sf", "0.257 acre", "120 m²". */
+const AREA_VALUE =
+  /\d\s?(?:sq\.?\s?(?:ft|feet|m|meters?|metres?)|sf|square (?:feet|foot|meters?|metres?)|m2|m²|acres?|ac|hectares?|ha)\b|\d\s?m²/i;
+
 /** A standard by its code: "NZS4306:2005", "AS 4349.1", "ASTM E2018". */
 const STANDARD_CODE = /\b\p{Lu}{2,6}\s?\p{Lu}?\d{3,5}(?:[.:]\d+)?\b/u;
 
@@ -1862,6 +1870,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "When are corrosion-resistant fasteners needed?": on a condition ("if within 3000 ft of
   // saltwater"), not on a date.
   const conditional = when && /\b(needed|required|necessary|needs?|requires?)\b/i.test(query);
+  const areaAsked = /^(area|space|land|footage)$/.test(muchOf(query) ?? '');
   const yesNo = /^\s*(is|are|was|were|did|does|do|has|have|had)\b/i.test(query);
   const framed = foldWords(query).filter((w) => /^(found|noted|observed|detected)$/.test(w));
   const bigTerm = terms.find((t) => /^(big|large)$/.test(t));
@@ -1911,7 +1920,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     joined.set(`${terms[i]!}${terms[i + 1]!}`, [terms[i]!, terms[i + 1]!]);
   const ownWords = facts.map((f) => {
     const words = withSignWords(
-      withAcronyms(new Set(foldWords(f.text.replace(BACK_REFERENCE, ' '))), f.text, terms, defined),
+      withAcronyms(
+        // "Non-living Area" is no living area: a word after "non-" is another word.
+        new Set(
+          foldWords(f.text.replace(BACK_REFERENCE, ' ').replace(/\bnon-(?=\p{L})/giu, 'non')),
+        ),
+        f.text,
+        terms,
+        defined,
+      ),
       f.text,
     );
     for (const w of [...words]) for (const t of joined.get(w) ?? []) words.add(t);
@@ -2222,6 +2239,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
+    // "How much living area …?": an area, in square units ("1440 Sq ft"), not a length (44').
+    if (areaAsked && AREA_VALUE.test(f.text)) score *= 1.3;
     // "When is bicycle parking required?": a date alone ("Ord. No. 0-2006-32, 11-28-2006")
     // says nothing of the rule.
     if (conditional && matched.every((t) => t === 'date')) score *= 0.5;
@@ -2279,7 +2298,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (!comparableAsked) {
       const docTitle = documents[f.doc]?.title ?? '';
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${docTitle}`;
-      const ofComparable = COMPARABLE.test(about) || COMPARABLES_TITLE.test(docTitle);
+      const ofComparable =
+        COMPARABLE.test(about) ||
+        COMPARABLES_TITLE.test(docTitle) ||
+        COMPARABLE_SHEET.test(docTitle);
       if (!/\bthe subject\b/i.test(f.text) && ofComparable) score *= 0.6;
       else if (series.has(i)) score *= 0.8;
     }
