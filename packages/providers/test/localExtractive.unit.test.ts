@@ -2367,4 +2367,19 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How much living area does the house have?', docs)).toContain('1380 Sq ft');
   });
+  it("passes over a drawing's labels run together for the sentence that says it", () => {
+    const docs = numbered([
+      page(
+        'Site plan',
+        'A.pdf p. 40',
+        "PROPOSED OWNER'S CABIN PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP STAFF BATHROOM & SHOWERS PROPOSED 10,000-GALLON WATER STORAGE CISTERN W/ BAFFLE WALL EV6 EV7",
+      ),
+      page(
+        'Utilities',
+        'A.pdf p. 12',
+        'The septic system is to have (1) 1,500 gallon septic tank and (1) 1,000 gallon dosing tank.',
+      ),
+    ]);
+    expect(lead('How big is the septic tank?', docs)).toContain('1,500 gallon septic tank');
+  });
 });

@@ -1571,6 +1571,14 @@ const CAPTION_PAIR = /^(\p{L}[\p{L}' -]*?)\s*\d{1,3}\s*:\s*\1\s*\d{1,3}\.?$/iu;
 const AREA_VALUE =
   /\d\s?(?:sq\.?\s?(?:ft|feet|m|meters?|metres?)|sf|square (?:feet|foot|meters?|metres?)|m2|m²|acres?|ac|hectares?|ha)\b|\d\s?m²/i;
 
+/** Twelve words or more, nearly all in capitals: a drawing's or a map's labels. Pure. */
+function drawingText(text: string): boolean {
+  const words = text.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  if (words.length < 12) return false;
+  const capitals = words.filter((w) => w.length > 1 && w === w.toUpperCase()).length;
+  return capitals >= 0.85 * words.length;
+}
+
 /** A standard by its code: "NZS4306:2005", "AS 4349.1", "ASTM E2018". */
 const STANDARD_CODE = /\b\p{Lu}{2,6}\s?\p{Lu}?\d{3,5}(?:[.:]\d+)?\b/u;
 
@@ -2239,6 +2247,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
+    // A drawing's labels run together ("PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP
+    // EMPLOYEE BATHROOM …"): words in capitals, no sentence.
+    if (!f.labelled && drawingText(f.text)) score *= 0.5;
     // "How much living area …?": an area, in square units ("1440 Sq ft"), not a length (44').
     if (areaAsked && AREA_VALUE.test(f.text)) score *= 1.3;
     // "When is bicycle parking required?": a date alone ("Ord. No. 0-2006-32, 11-28-2006")
