@@ -2382,4 +2382,19 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How big is the septic tank?', docs)).toContain('1,500 gallon septic tank');
   });
+  it('files pairs under the title in capitals right above them, not the card before', () => {
+    const docs = numbered([
+      page(
+        'Listing',
+        'B.pdf p. 19',
+        'LISTING INFORMATION\n\nMLS Listing Price: $189,000\n\nMLS Status: Canceled\n\nMLS Orig. List Price: $240,000\n\nLAST MARKET SALE & SALES HISTORY\n\nDeed Type: Warranty Deed\n\nSale Price: $152,000\n\nSale Date: 10/12/2020',
+      ),
+      page(
+        'Summary',
+        'B.pdf p. 1',
+        'If yes, please explain: Sale Date Sale Price List Date List Price Data Source No events found from last three years.',
+      ),
+    ]);
+    expect(lead('What did the house last sell for?', docs)).toContain('$152,000');
+  });
 });

@@ -1142,7 +1142,12 @@ export function factsOf(text: string, doc = 0): Fact[] {
       // A short line right above a card's first pairs names it ("APPLIANCES \ Range" over
       // "Condition: hot surface light always on"), unless it repeats the value above it.
       const previous = facts.at(-2)?.text ?? '';
-      if (held && card === null && !itemLine(held) && !previous.endsWith(held)) card = held;
+      // A title in capitals starts a new card ("LAST MARKET SALE & SALES HISTORY" after the
+      // pairs under "LISTING INFORMATION").
+      const titled =
+        held !== null && !/\p{Ll}/u.test(held) && /\p{Lu}{2,}\s+\p{Lu}{2,}/u.test(held);
+      if (held && (card === null || titled) && !itemLine(held) && !previous.endsWith(held))
+        card = held;
       const subject = grid.subject ?? card ?? gridSubject ?? heading;
       for (const pair of grid.pairs) {
         const last = facts.at(-1);
