@@ -314,11 +314,11 @@ const DATES =
 
 /** A section of an appraisal's comparables ("Comparable Rentals", "Improved Sales Comparables"). */
 const COMPARABLES_TITLE = /\bcomparables\b|\bcomparable (sales|rentals|listings|leases)\b/i;
-/** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
 /** A comparable's own sheet, numbered at its end: "Sale Land - Hotel/Motel No. 3". */
 const COMPARABLE_SHEET =
   /^\s*(?:sale|comparable|comp|rental|listing|lease)\b.*\bno\.?\s?\d{1,2}\s*$/i;
 
+/** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
 const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
 
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
@@ -2253,13 +2253,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "How much of the terrace …": a share.
     if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
     // A drawing's labels run together ("PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP
-    // EMPLOYEE BATHROOM …"): words in capitals, no sentence.
+    // EMPLOYEE BATHROOM …"): nearly every word in capitals.
     if (!f.labelled && drawingText(f.text)) score *= 0.5;
     // "How much living area …?": an area, in square units ("1440 Sq ft"), not a length (44').
     if (areaAsked && AREA_VALUE.test(f.text)) score *= 1.3;
     // "When is bicycle parking required?": a date alone ("Ord. No. 0-2006-32, 11-28-2006")
     // says nothing of the rule.
-    if (conditional && matched.every((t) => t === 'date')) score *= 0.5;
+    if (conditional && matched.length > 0 && matched.every((t) => t === 'date')) score *= 0.5;
     // "Were any water leaks found?" of "No active leaks found.": the question's own verb.
     if (yesNo && framed.some((t) => words.has(t))) score *= 1.1;
     // "When should the roof be inspected again?": a time from now ("in 12 months"), not the
