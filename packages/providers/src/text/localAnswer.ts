@@ -1953,8 +1953,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     const words = new Set(ownWords[i]);
     if (scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) words.add(scoreTerm);
     if (moneyTerm && CURRENCY.test(f.text)) words.add(moneyTerm);
-    // "Which company did the inspection?" of "Knockout Inspections: 9 Mill Rd … info@ko.com":
-    // a name with its address, e-mail or telephone is a firm's card.
+    // "Which company did the inspection?" of "Sample Roof Inspections: 4 Mill Rd …
+    // office@sample.example": a name with its address, e-mail or telephone is a firm's card.
     if (firmTerm && FIRM_CARD.test(f.text)) words.add(firmTerm);
     // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
     if (rateTerm && PER_UNIT.test(f.text)) words.add(rateTerm);
