@@ -1402,8 +1402,12 @@ const TIME_MEASURED = /\d\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b
 /** A question a number answers ("How old is the roof?"). */
 const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 
+/** The most or least of figures: "the hottest temperature", "the maximum number". */
+const EXTREMES = 'highest|lowest|hottest|coldest|maximum|minimum|max|min|peak';
+const EXTREME = new RegExp(`\\b(${EXTREMES})\\b`, 'i');
+
 const QUANTITY_QUESTION = new RegExp(
-  `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)?(?: (?:highest|lowest|hottest|coldest|maximum|minimum|max|min|peak|average|mean|overall|total))? (size|number|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
+  `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)?(?: (?:${EXTREMES}|average|mean|overall|total))? (size|number|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
   'i',
 );
 /**
@@ -1704,9 +1708,16 @@ function countedNoun(query: string): string | null {
   return noun && !STOPWORDS.has(noun) ? noun : null;
 }
 
+/** Numbers written as words, two to twelve. */
+const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
+/** A word that is a count: "12", "1,200", "two". */
+const COUNT_NUMBER = new RegExp(`^(\\d[\\d,]*|${NUMBER_WORDS})$`);
+
 /** Any word that says how many: a number, or "no", "both", "single" … */
-const COUNT_WORD =
-  /\d|\b(no|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|single|both|double|several|multiple|many|few|each|every)\b/i;
+const COUNT_WORD = new RegExp(
+  `\\d|\\b(no|none|one|${NUMBER_WORDS}|single|both|double|several|multiple|many|few|each|every)\\b`,
+  'i',
+);
 
 /** Units a number measures in: "2 miles" counts no schools. */
 const UNITS = new Set(
@@ -1724,8 +1735,7 @@ function counts(text: string, noun: string): boolean {
     if (sameWord(foldWords(m[1]!).at(-1) ?? '', noun)) return true;
   const words = foldWords(text);
   return words.some((w, i) => {
-    if (!/^(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w))
-      return false;
+    if (!COUNT_NUMBER.test(w)) return false;
     for (const next of words.slice(i + 1, i + 4)) {
       if (UNITS.has(next)) return false;
       if (sameWord(next, noun)) return true;
@@ -1886,9 +1896,6 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const areaAsked = /^(area|space|land|footage)$/.test(muchOf(query) ?? '');
   const yesNo = /^\s*(is|are|was|were|did|does|do|has|have|had)\b/i.test(query);
   const framed = foldWords(query).filter((w) => /^(found|noted|observed|detected)$/.test(w));
-  const bigTerm = terms.find((t) => /^(big|large)$/.test(t));
-  const rateTerm = terms.find((t) => /^rates?$/.test(t));
-  const firmTerm = terms.find((t) => /^(company|firm|business)$/.test(t));
   if (when && !terms.includes('date')) terms.push('date');
   // "When was the inspection carried out?": the event asked is a word every report says, left
   // out of the terms; its date's label names it ("Inspection Date: 27.09.2022").
@@ -1947,26 +1954,31 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     for (const w of [...words]) for (const t of joined.get(w) ?? []) words.add(t);
     return words;
   });
-  // A figure answers a score ("Texas West: 8.9"), an amount of money a price; the words' rarity
-  // stays that of the words written.
-  const factWords = facts.map((f, i) => {
-    const words = new Set(ownWords[i]);
-    if (scoreTerm && SCORE_VALUE.test(f.text.replace(REFERENCE, ''))) words.add(scoreTerm);
-    if (moneyTerm && CURRENCY.test(f.text)) words.add(moneyTerm);
+  // A fact says a word asked by what it shows; the words' rarity stays that of the words
+  // written.
+  const bigTerm = terms.find((t) => /^(big|large)$/.test(t));
+  const shownBy: [string | undefined, (f: Fact) => boolean][] = [
+    // A figure answers a score ("Texas West: 8.9"), an amount of money a price.
+    [scoreTerm, (f) => SCORE_VALUE.test(f.text.replace(REFERENCE, ''))],
+    [moneyTerm, (f) => CURRENCY.test(f.text)],
     // "Which company did the inspection?" of "Sample Roof Inspections: 4 Mill Rd …
     // office@sample.example": a name with its address, e-mail or telephone is a firm's card.
-    if (firmTerm && FIRM_CARD.test(f.text)) words.add(firmTerm);
+    [terms.find((t) => /^(company|firm|business)$/.test(t)), (f) => FIRM_CARD.test(f.text)],
     // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
-    if (rateTerm && PER_UNIT.test(f.text)) words.add(rateTerm);
+    [terms.find((t) => /^rates?$/.test(t)), (f) => PER_UNIT.test(f.text)],
     // "How big is the gross living area?" of "Gross Living Area: 1,192": a figure under the
     // thing's own label is its size.
-    if (
-      bigTerm &&
-      f.labelled &&
-      /^\s*\d[\d,.]*\s*$/.test(factValue(f)) &&
-      terms.some((t) => t !== bigTerm && termMatches(t, new Set(foldWords(factLabel(f)))))
-    )
-      words.add(bigTerm);
+    [
+      bigTerm,
+      (f) =>
+        f.labelled &&
+        /^\s*\d[\d,.]*\s*$/.test(factValue(f)) &&
+        terms.some((t) => t !== bigTerm && termMatches(t, new Set(foldWords(factLabel(f))))),
+    ],
+  ];
+  const factWords = facts.map((f, i) => {
+    const words = new Set(ownWords[i]);
+    for (const [term, shows] of shownBy) if (term && shows(f)) words.add(term);
     return words;
   });
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
@@ -2000,8 +2012,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         'iu',
       ).test(query));
   const quantity = QUANTITY_QUESTION.test(query) || rate;
-  const extreme =
-    quantity && /\b(highest|lowest|hottest|coldest|maximum|minimum|peak)\b/i.test(query);
+  const extreme = quantity && EXTREME.test(query);
   const measure = MEASURE_QUESTION.test(query);
   // "What neighborhood is the house in?", "Which county is it in?": a thing asked by its name.
   const nameAsked = /^\s*(?:what|which) (\p{L}+) (?:is|are|was|were|does|do)\b/iu
