@@ -858,6 +858,128 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     ]);
   });
 
+  /** Pages of an ordinance appended to a report, in a face and size of their own. */
+  const ordinancePage = () => ({
+    height: 792,
+    items: Array.from({ length: 40 }, (_, k) =>
+      item(
+        'Sec. 202-1. This title is intended to implement the purposes set forth herein.',
+        40,
+        760 - k * 12,
+        10,
+        'ordinance',
+      ),
+    ),
+  });
+
+  it('reads a cover of large lines as the title and what it says, not as headings over the report', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('SAMPLE ZONING REPORT', 150, 700, 24, 'bold'),
+          item('REPORT NO: 2026-0007', 200, 660, 11, 'regular'),
+          item('PROPERTY:', 240, 600, 16, 'bold'),
+          item('12 Sample Road', 230, 580, 14, 'regular'),
+          item('PREPARED FOR:', 220, 520, 16, 'bold'),
+          item('Sample Developer', 225, 500, 14, 'regular'),
+          item('www.sample-consultant.example', 200, 400, 14, 'bold'),
+        ],
+      },
+      {
+        height: 792,
+        items: [
+          item('Executive Summary', 77, 720, 14, 'bold'),
+          ...Array.from({ length: 4 }, (_, k) =>
+            item(
+              'The subject property is located in the C-2 zoning district of the county.',
+              77,
+              690 - k * 13,
+              11,
+              'regular',
+            ),
+          ),
+        ],
+      },
+      ordinancePage(),
+    ]);
+    const named = sections.filter((x) => x.name !== null);
+    expect(named.map((x) => [x.name, x.level])).toEqual([
+      ['SAMPLE ZONING REPORT', 1],
+      ['Executive Summary', 2],
+    ]);
+    const cover = paragraphs(named[0]?.markdown ?? '').join('\n');
+    expect(cover).toContain('PREPARED FOR:');
+    expect(cover).toContain('12 Sample Road');
+    expect(cover).toContain('www.sample-consultant.example');
+  });
+
+  it('heads each paragraph of a summary with its title in bold, in a document with larger headings', () => {
+    const prose = (text: string, y: number): RawTextItem[] =>
+      [0, 1, 2].map((k) => item(text, 77, y - k * 13, 11, 'regular'));
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Executive Summary', 77, 720, 14, 'bold'),
+          item('Zoning Information', 77, 690, 11, 'bold'),
+          ...prose(
+            'The subject property is located in the C-2 zoning district of the county.',
+            677,
+          ),
+          item('Parking Regulations', 77, 610, 11, 'bold'),
+          ...prose('A restaurant with a drive-through needs 14 spaces per 1,000 square feet.', 597),
+          // An item's name in bold over a finding of one line stays with its finding.
+          item('Signage', 77, 530, 11, 'bold'),
+          item('No sign permit was found for the existing pole sign on the site.', 77, 517, 11),
+        ],
+      },
+      ordinancePage(),
+    ]);
+    const named = sections.filter((x) => x.name !== null);
+    expect(named.map((x) => x.name)).toEqual([
+      'Executive Summary',
+      'Zoning Information',
+      'Parking Regulations',
+    ]);
+    expect(named[1]?.level).toBeGreaterThan(named[0]?.level ?? 0);
+    expect(paragraphs(named[1]?.markdown ?? '')[0]).toMatch(/^The subject property is located/);
+    expect(paragraphs(named[2]?.markdown ?? '').join('\n')).toContain('Signage');
+  });
+
+  it('pairs a row of boxes with the values under them when some boxes are blank', () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Parking Regulations', 60, 720, 14, 'bold'),
+          item('Min. Vehicle Stalls Required', 60, 690, 11, 'bold'),
+          item('Max. Vehicle Stalls Allowed', 260, 690, 11, 'bold'),
+          item('Bike Stalls Required', 460, 690, 11, 'bold'),
+          item('14 per 1,000 sq. ft.', 60, 675, 11, 'bold'),
+          item('125% of the minimum', 260, 675, 11, 'bold'),
+          item('Comments:', 60, 640, 11, 'bold'),
+          item(
+            'Bicycle parking is required for uses with more than 100 parking spaces.',
+            60,
+            625,
+            11,
+          ),
+        ],
+      },
+      ordinancePage(),
+    ]);
+    const section = sections.find((x) => x.name === 'Parking Regulations');
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Min. Vehicle Stalls Required: 14 per 1,000 sq. ft.',
+        'Max. Vehicle Stalls Allowed: 125% of the minimum',
+      ]),
+    );
+    expect(lines.join('\n')).not.toContain('Bike Stalls Required:');
+  });
+
   it('leaves lines set close together apart when nothing sits midway between them', () => {
     // A reading beside a picture's scale, set a little lower: not one row ("26.2 Hotspot : …").
     const [section] = analysePages([

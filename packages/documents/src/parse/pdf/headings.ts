@@ -92,7 +92,11 @@ export function fontHeadings(
   }
   // "Property: 12 Elm Road Inspection Type: Pre-Purchase Date: …" in a large font is a grid of
   // labels and values, not a heading: its lines stay body text, where they can be found.
-  const headings = marks.filter((m) => labelValuePairs(m.name) < 2);
+  const listed = marks.filter((m) => labelValuePairs(m.name) < 2);
+  const cover = coverTitle(lines, listed, exclude);
+  const onCover = (m: { at: number; page: number }): boolean =>
+    cover !== null && m.page === 1 && m.at !== cover.at;
+  const headings = listed.filter((m) => !onCover(m));
   const sizes = [...new Set(headings.map((m) => round(m.size)))].sort((a, b) => b - a);
   const sized = headings.map((m) => ({
     at: m.at,
@@ -117,6 +121,22 @@ export function fontHeadings(
         level: Math.min(6, sizes.length + 1),
       };
     });
+  // A title in a face of its own over a paragraph ("Zoning Information" in bold over what a
+  // summary says of it) heads that paragraph in either kind of document.
+  const styledAt = new Set(styled.map((m) => m.at));
+  const paragraphs = paragraphTitles(lines, exclude)
+    .filter((i) => !taken.has(i) && !styledAt.has(i))
+    .map((i) => {
+      const line = lines[i] as Line;
+      return {
+        at: i,
+        span: 1,
+        name: line.text,
+        page: line.page,
+        level: Math.min(6, sizes.length + 1),
+      };
+    });
+  styled.push(...paragraphs);
   // Titles in capitals centred over the body, in its size and a face of their own ("SITE
   // ANALYSIS" over each part of a report whose addenda have larger titles), are headings in
   // either kind of document.
@@ -142,7 +162,78 @@ export function fontHeadings(
   )
     .filter((m) => !marked.has(m.at))
     .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1 + m.level) }));
-  return [...sized, ...styled, ...centred, ...margin, ...numbered].sort((a, b) => a.at - b.at);
+  return [...sized, ...styled, ...centred, ...margin, ...numbered]
+    .filter((m) => !onCover(m))
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Titles over paragraphs: a short line wholly in one face with a word in it (not a code such
+ * as a rating's "C2", not a label with a colon, not a bullet), space above it, and right under
+ * it, at its left edge and in its size, two lines of prose in another face, each running across
+ * the column. A summary's topics in bold over what it says of each ("Zoning Information",
+ * "Parking Regulations") are such titles, two or more on a page; an item's name over a one-line
+ * finding is not. Pure.
+ */
+export function paragraphTitles(lines: readonly Line[], exclude: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  lines.forEach((line, i) => {
+    if (exclude.has(i) || !line.font || line.marginTitle || line.segments.length !== 1) return;
+    if (line.segments.some((s) => s.font !== undefined && s.font !== line.font)) return;
+    const text = line.text;
+    if (text.length > 60 || text.split(' ').length > STYLED_WORDS || !/\p{L}{3}/u.test(text))
+      return;
+    if (/[,;:.]$/.test(text) || labelValuePairs(text) > 0 || /^[-–•●▪◦■*]/u.test(text)) return;
+    const [a, b] = [lines[i + 1], lines[i + 2]];
+    const prose = (n: Line | undefined): n is Line =>
+      n !== undefined &&
+      n.page === line.page &&
+      n.segments.length === 1 &&
+      n.font !== line.font &&
+      Math.abs(n.size - line.size) < 0.5 &&
+      Math.abs(n.x - line.x) < 2 &&
+      n.text.length >= PROSE_CHARS;
+    if (!prose(a) || !prose(b) || a.font !== b.font) return;
+    if (line.y - a.y <= 0 || line.y - a.y > 2.2 * line.size) return;
+    const prev = lines[i - 1];
+    if (prev && prev.page === line.page && prev.y - line.y < 1.6 * line.size) return;
+    out.push(i);
+  });
+  // A summary has topics: one title alone on its page ("Comments" over a comparable's remarks)
+  // is a form's box, and the form's next rows are not under it.
+  const perPage = new Map<number, number>();
+  for (const i of out) {
+    const page = (lines[i] as Line).page;
+    perPage.set(page, (perPage.get(page) ?? 0) + 1);
+  }
+  return out.filter((i) => (perPage.get((lines[i] as Line).page) ?? 0) >= 2);
+}
+
+/** Characters a line of prose has at least (a cover has none outside its large lines). */
+const PROSE_CHARS = 60;
+/** Lines a cover has at most besides its large ones (a report number, a date, a telephone). */
+const COVER_LINES = 8;
+
+/**
+ * A cover (a first page of large lines and little else: no prose, no grid, a few short lines
+ * such as a report number and a date, before at least one more page) names the document once: its largest line is the title, and the other large lines (the address,
+ * "PREPARED FOR:", the firm and its web address) are what the cover says, not headings over the
+ * whole report; their sizes do not rank the report's own headings either. The title's mark, or
+ * null when the first page is no cover. Pure.
+ */
+export function coverTitle<T extends { at: number; span: number; size: number; page: number }>(
+  lines: readonly Line[],
+  marks: readonly T[],
+  /** Lines of grids and forms: a page with them is no cover. */
+  grids: ReadonlySet<number>,
+): T | null {
+  const onCover = marks.filter((m) => m.page === 1);
+  if (onCover.length < 2 || !lines.some((l) => l.page > 1)) return null;
+  const large = new Set(onCover.flatMap((m) => range(m.at, m.at + m.span)));
+  const rest = range(0, lines.length).filter((i) => lines[i]?.page === 1 && !large.has(i));
+  if (rest.length > COVER_LINES || rest.some((i) => grids.has(i))) return null;
+  if (rest.some((i) => (lines[i] as Line).text.length >= PROSE_CHARS)) return null;
+  return onCover.reduce((best, m) => (m.size > best.size + 0.01 ? m : best));
 }
 
 /** An outline number: a Roman numeral, a capital letter or a decimal number, then a stop. */

@@ -847,6 +847,54 @@ function valueCards(lines: Line[], i: number): GridRun | null {
   return { start: i, end: i + 2, page: values.page, pairs };
 }
 
+/** A box's label on a form: a few words from a capital, no digits, no closing stop or colon. */
+function boxLabel(text: string): boolean {
+  return (
+    text.length <= 48 &&
+    text.split(' ').length <= 6 &&
+    /^\p{Lu}/u.test(text) &&
+    !/\d/.test(text) &&
+    !/[.:;!?,]$/.test(text)
+  );
+}
+
+/**
+ * A form's row of boxes, some left blank: labels in one style set apart from the body's (bold),
+ * standing apart from the line above, over one line of values with figures in the same style,
+ * fewer values than labels, each under its own label ("Min. Vehicle Stalls Required | Max.
+ * Vehicle Stalls Allowed | Bike Stalls Required" over "14 with 1,000 sq.ft of GFA | 125% of the
+ * min stalls required"). Each value goes with its label; a blank box says nothing. More rows of
+ * values under the labels make a table.
+ */
+function boxesOverValues(lines: Line[], i: number, body: BodyStyle): GridRun | null {
+  const head = lines[i] as Line;
+  const values = lines[i + 1];
+  if (!values || head.fromOcr || head.segments.length < 2) return null;
+  // Boxes are labelled in a type of their own; a grid of names in the body's type is a table's.
+  if (!head.segments.every((s) => emphasised(s, head, body))) return null;
+  // A box stands apart from what is above it; a line right under another is a table's row.
+  const above = lines[i - 1];
+  if (above && sameRow(above, head, 1.8)) return null;
+  if (values.segments.length >= head.segments.length || !sameRow(head, values, 3)) return null;
+  const style = lineStyle(head);
+  if (style === '' || lineStyle(values) !== style) return null;
+  if (!head.segments.every((s) => boxLabel(s.text))) return null;
+  if (!values.segments.every((s) => s.text.length <= 40 && /\d/.test(s.text))) return null;
+  const columns = columnPairs(head, values);
+  if (!columns) return null;
+  const after = lines[i + 2];
+  if (
+    after &&
+    sameRow(values, after, 3) &&
+    after.segments.every((v) => head.segments.some((l) => aligned(l, v, head.size)))
+  )
+    return null;
+  const pairs = [...columns].map(
+    ([c, value]) => `${labelCase(cleanLabel((head.segments[c] as Segment).text))}: ${value}`,
+  );
+  return { start: i, end: i + 2, page: head.page, pairs };
+}
+
 /**
  * Form rows, label/value grids and rating grids, in line order; their lines are neither headings
  * nor tables.
@@ -862,7 +910,8 @@ export function findGrids(lines: Line[], body: BodyStyle): GridRun[] {
       codedRows(lines, i, legend) ??
       labelGrid(lines, i, body) ??
       stackedLabels(lines, i) ??
-      valueCards(lines, i);
+      valueCards(lines, i) ??
+      boxesOverValues(lines, i, body);
     if (run) {
       runs.push(run);
       i = run.end - 1;
