@@ -2162,6 +2162,17 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Which company did the inspection?', docs)).toContain('Sample Roof Inspections');
   });
 
+  it("takes a firm's name printed over its contact line as the firm's card", () => {
+    const docs = numbered([
+      page(
+        'Assessment',
+        'F.pdf p. 1',
+        'Sample Owner\n\n12 Sample Road, Sampletown May 15, 2026 10/20 Tasks Completed\n\n10 items need retrofit\n\nSample Roof Inspections\n\n4 Mill Road, Sampletown office@sample-roof.example 5550100',
+      ),
+    ]);
+    expect(lead('Which company did the inspection?', docs)).toContain('Sample Roof Inspections');
+  });
+
   it('answers "were any … found?" with what says found, and reads a bulletin\'s year as no date', () => {
     const docs = numbered([
       page(

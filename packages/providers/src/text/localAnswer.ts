@@ -1203,7 +1203,28 @@ export function factsOf(text: string, doc = 0): Fact[] {
   flushLoneHeader();
   if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
   if (lead) push(lead, false, heading);
+  nameCards(facts);
   return facts;
+}
+
+/** A line of contact details: an e-mail address or a website. */
+const CONTACT = /\S+@\S+\.\p{L}{2,}|\bwww\.\S+/u;
+/** A name of capitalised words ending a line, or all of it: a firm's or a person's. */
+const NAME_AT_END = /(?:^|:\s+)(\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*){0,4})$/u;
+
+/**
+ * A card printed as a name over its contact line ("Sample Inspections" over "4 Mill Rd, Sample
+ * Town sample@sample.example"): the contact line is said as the name's, so the name goes with
+ * its address and e-mail ("Sample Inspections: 4 Mill Rd …"), whatever the line before the name.
+ */
+function nameCards(facts: Fact[]): void {
+  for (let i = 1; i < facts.length; i++) {
+    const f = facts[i] as Fact;
+    const before = facts[i - 1] as Fact;
+    if (f.labelled || !CONTACT.test(f.text) || !/^\d/.test(f.text)) continue;
+    const name = NAME_AT_END.exec(before.text)?.[1];
+    if (name) f.text = `${name}: ${f.text}`;
+  }
 }
 
 interface Scored extends Fact {
