@@ -109,34 +109,26 @@ export function fontHeadings(
   // item's name above its finding); one that never does marks them by face alone, and so does
   // a page set in larger type, whose headings cannot be larger than the rest by much.
   const taken = new Set(sized.flatMap((m) => range(m.at, m.at + m.span)));
-  const styled = styledHeadings(lines, bodySize, pageBody, bodyFont, exclude)
-    .filter((i) => !taken.has(i) && (sized.length === 0 || pageBody.has((lines[i] as Line).page)))
-    .map((i) => {
-      const line = lines[i] as Line;
-      return {
-        at: i,
-        span: 1,
-        name: line.text,
-        page: line.page,
-        level: Math.min(6, sizes.length + 1),
-      };
-    });
+  // A heading of one line, a level below every heading set apart by size.
+  const lineMark = (i: number): HeadingMark => {
+    const line = lines[i] as Line;
+    return {
+      at: i,
+      span: 1,
+      name: line.text,
+      page: line.page,
+      level: Math.min(6, sizes.length + 1),
+    };
+  };
+  const styledAt = styledHeadings(lines, bodySize, pageBody, bodyFont, exclude).filter(
+    (i) => !taken.has(i) && (sized.length === 0 || pageBody.has((lines[i] as Line).page)),
+  );
   // A title in a face of its own over a paragraph ("Zoning Information" in bold over what a
   // summary says of it) heads that paragraph in either kind of document.
-  const styledAt = new Set(styled.map((m) => m.at));
-  const paragraphs = paragraphTitles(lines, exclude)
-    .filter((i) => !taken.has(i) && !styledAt.has(i))
-    .map((i) => {
-      const line = lines[i] as Line;
-      return {
-        at: i,
-        span: 1,
-        name: line.text,
-        page: line.page,
-        level: Math.min(6, sizes.length + 1),
-      };
-    });
-  styled.push(...paragraphs);
+  const styled = [
+    ...styledAt,
+    ...paragraphTitles(lines, exclude).filter((i) => !taken.has(i) && !styledAt.includes(i)),
+  ].map(lineMark);
   // Titles in capitals centred over the body, in its size and a face of their own ("SITE
   // ANALYSIS" over each part of a report whose addenda have larger titles), are headings in
   // either kind of document.
@@ -146,9 +138,7 @@ export function fontHeadings(
     .map((m) => ({ ...m, level: Math.min(6, sizes.length + 1) }));
   // A form's titles up its margin name the bands of rows beside them.
   const margin = lines.flatMap((line, i) =>
-    line.marginTitle && !exclude.has(i)
-      ? [{ at: i, span: 1, name: line.text, page: line.page, level: Math.min(6, sizes.length + 1) }]
-      : [],
+    line.marginTitle && !exclude.has(i) ? [lineMark(i)] : [],
   );
   // Items numbered in an outline ("IV. Ground-Level Exterior Structures", "B. Entry
   // Structures") in a face of their own are headings in either kind of document, each kind of
@@ -216,10 +206,11 @@ const COVER_LINES = 8;
 
 /**
  * A cover (a first page of large lines and little else: no prose, no grid, a few short lines
- * such as a report number and a date, before at least one more page) names the document once: its largest line is the title, and the other large lines (the address,
- * "PREPARED FOR:", the firm and its web address) are what the cover says, not headings over the
- * whole report; their sizes do not rank the report's own headings either. The title's mark, or
- * null when the first page is no cover. Pure.
+ * such as a report number and a date, before at least one more page) names the document once:
+ * its largest line is the title, and the other large lines (the address, "PREPARED FOR:", the
+ * firm and its web address) are what the cover says, not headings over the whole report; their
+ * sizes do not rank the report's own headings either. The title's mark, or null when the first
+ * page is no cover. Pure.
  */
 export function coverTitle<T extends { at: number; span: number; size: number; page: number }>(
   lines: readonly Line[],
