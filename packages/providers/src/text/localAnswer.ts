@@ -1207,11 +1207,6 @@ export function factsOf(text: string, doc = 0): Fact[] {
   return facts;
 }
 
-/** A line of contact details: an e-mail address or a website. */
-const CONTACT = /\S+@\S+\.\p{L}{2,}|\bwww\.\S+/u;
-/** A name of capitalised words ending a line, or all of it: a firm's or a person's. */
-const NAME_AT_END = /(?:^|:\s+)(\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*){0,4})$/u;
-
 /**
  * A card printed as a name over its contact line ("Sample Inspections" over "4 Mill Rd, Sample
  * Town sample@sample.example"): the contact line is said as the name's, so the name goes with
@@ -1522,9 +1517,15 @@ function namesNoOne(value: string): boolean {
 const FIRM =
   /\b(ltd|pvt|inc|llc|llp|plc|gmbh|limited|consultants?|solutions|services|company|co|group|corp|corporation|industries|industrial|associates)\b/i;
 
+/** A word of a name, capitalised: "Sample", "O'Neil", "B&B". */
+const NAME_WORD = "\\p{Lu}[\\p{L}&'-]*";
+/** Contact details: an e-mail address or a website. */
+const CONTACT = /\S+@\S+\.\p{L}{2,}|\bwww\.\S+/u;
 /** A firm's card: a capitalised name, then its e-mail address or website. */
-const FIRM_CARD =
-  /^\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*)*\s*:.*(?:\S+@\S+\.\p{L}{2,}|\bwww\.\S+)/u;
+const FIRM_CARD = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD})*\\s*:.*(?:${CONTACT.source})`, 'u');
+
+/** A name of capitalised words ending a line, or all of it: a firm's or a person's. */
+const NAME_AT_END = new RegExp(`(?:^|:\\s+)(${NAME_WORD}(?:\\s+${NAME_WORD}){0,4})$`, 'u');
 
 /** An owner named: "under the ownership of Sample Family Trust", "owned by Sample Person". */
 const OWNED_BY = /\b(?:ownership of|owned by|vested in)\s+\p{Lu}/u;

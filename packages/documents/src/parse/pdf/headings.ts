@@ -171,9 +171,7 @@ export function paragraphTitles(lines: readonly Line[], exclude: ReadonlySet<num
     if (exclude.has(i) || !line.font || line.marginTitle || line.segments.length !== 1) return;
     if (line.segments.some((s) => s.font !== undefined && s.font !== line.font)) return;
     const text = line.text;
-    if (text.length > 60 || text.split(' ').length > STYLED_WORDS || !/\p{L}{3}/u.test(text))
-      return;
-    if (/[,;:.]$/.test(text) || labelValuePairs(text) > 0 || /^[-–•●▪◦■*]/u.test(text)) return;
+    if (!/\p{L}{3}/u.test(text) || !titleText(text, /[,;:.]$/)) return;
     const [a, b] = [lines[i + 1], lines[i + 2]];
     const prose = (n: Line | undefined): n is Line =>
       n !== undefined &&
@@ -492,6 +490,20 @@ export function centredTitles(
 const STYLED_WORDS = 8;
 
 /**
+ * The text of a title set apart by its face: short (60 characters, `STYLED_WORDS` words), no
+ * label with its value, no bullet, and not ending as `ends` says a line that goes on ends. Pure.
+ */
+function titleText(text: string, ends: RegExp): boolean {
+  return (
+    text.length <= 60 &&
+    text.split(' ').length <= STYLED_WORDS &&
+    !ends.test(text) &&
+    labelValuePairs(text) === 0 &&
+    !/^[-–•●▪◦■*]/u.test(text)
+  );
+}
+
+/**
  * Headings set in the body's size but another face (bold): a short line wholly in a font
  * that is not the body's, standing on its own (space above it, or in capitals: "2. HEALTH AND
  * SAFETY") with body text right below it. Word documents mark their headings this way. Pure.
@@ -511,8 +523,7 @@ export function styledHeadings(
     if (round(line.size) !== round(size)) return;
     if (line.segments.some((s) => s.font !== undefined && s.font !== line.font)) return;
     const text = line.text;
-    if (text.length > 60 || text.split(' ').length > STYLED_WORDS || !/\p{L}/u.test(text)) return;
-    if (/[,;:]$/.test(text) || labelValuePairs(text) > 0 || /^[-–•●▪◦■*]/u.test(text)) return;
+    if (!/\p{L}/u.test(text) || !titleText(text, /[,;:]$/)) return;
     const next = lines[i + 1];
     if (
       !next ||

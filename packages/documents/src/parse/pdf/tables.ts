@@ -673,9 +673,14 @@ function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | nu
 // ---------------------------------------------------------------------------------------------
 // Small labels over their values, and figures over their labels (report apps, cover pages)
 
+/** A label of at most so many characters and words: no digits, not ending a sentence. */
+function shortLabel(text: string, maxChars: number, maxWords: number): boolean {
+  return fewWords(text, maxChars, maxWords) && !/\d/.test(text) && !/[.:;!?,]$/.test(text);
+}
+
 /** A label as report apps print it: a few words, no digits, not ending a sentence. */
 function labelLike(text: string): boolean {
-  return fewWords(text, 32, 4) && !/\d/.test(text) && !/[.:;!?,]$/.test(text);
+  return shortLabel(text, 32, 4);
 }
 
 function allCaps(text: string): boolean {
@@ -849,13 +854,7 @@ function valueCards(lines: Line[], i: number): GridRun | null {
 
 /** A box's label on a form: a few words from a capital, no digits, no closing stop or colon. */
 function boxLabel(text: string): boolean {
-  return (
-    text.length <= 48 &&
-    text.split(' ').length <= 6 &&
-    /^\p{Lu}/u.test(text) &&
-    !/\d/.test(text) &&
-    !/[.:;!?,]$/.test(text)
-  );
+  return /^\p{Lu}/u.test(text) && shortLabel(text, 48, 6);
 }
 
 /**
