@@ -2173,6 +2173,53 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Which company did the inspection?', docs)).toContain('Sample Roof Inspections');
   });
 
+  it('answers whom an appraisal is for with its client, not a course the appraiser took', () => {
+    const docs = numbered([
+      page(
+        'Qualifications',
+        'A.pdf p. 46',
+        '2021 – Supervisory Appraiser/Trainee Appraiser Course: Appraisal Institute\n\n2016 – General Appraiser Sales Comparison Approach: Appraisal Institute\n\n2014 – General Appraiser Market Analysis and Highest & Best Use: Appraisal Institute',
+      ),
+      page(
+        'Scope',
+        'A.pdf p. 6',
+        'Intended Users: This appraisal report is prepared for the sole and exclusive use of the appraiser’s client: Sample Savings Bank of Sampletown. There are no additional intended users.',
+      ),
+    ]);
+    expect(lead('Who is the appraisal for?', docs)).toContain('Sample Savings Bank');
+  });
+
+  it('answers when the property was visited with the site visit, not any date', () => {
+    const docs = numbered([
+      page(
+        'Rules',
+        'S.pdf p. 7',
+        'The final regulations (Treasury Decision 9636) were issued on September 17, 2013.',
+      ),
+      page('Cover', 'S.pdf p. 1', 'December 09, 2024'),
+      page(
+        'Taxpayer',
+        'S.pdf p. 3',
+        'Site Visit: The property was visited September 30, 2024. The construction was complete and the company was using the property. The visual inspection of the site did not vary from the drawings.',
+      ),
+    ]);
+    expect(lead('When was the property visited?', docs)).toContain('September 30, 2024');
+  });
+
+  it("reads a labelled cell under a blank label as its own fact, not as the blank one's value", () => {
+    const docs = numbered([
+      page(
+        'County Detail',
+        'A.pdf p. 58',
+        '| Levy District: 03-1981 | Location: |\n| --- | --- |\n| Parking type: | Parking Prox: |\n| Utilities: | Access: |\n| Lot Size: 1.534 Acres | Topography: |',
+      ),
+      page('Tax Detail', 'A.pdf p. 59', 'Lot: 6\n\nBlock: 5'),
+    ]);
+    const answer = lead('How big is the lot?', docs);
+    expect(answer).toContain('Lot Size: 1.534 Acres');
+    expect(answer).not.toContain('Utilities');
+  });
+
   it('answers "were any … found?" with what says found, and reads a bulletin\'s year as no date', () => {
     const docs = numbered([
       page(

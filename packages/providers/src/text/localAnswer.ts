@@ -866,6 +866,9 @@ function labelRow(cells: readonly string[]): boolean {
   return filled.length > 0 && filled.every((c) => /:$/.test(c));
 }
 
+/** A cell that starts with a label of its own: "Lot Size: 1.534 Acres". */
+const OWN_LABEL = /^\p{L}[\p{L}\s'’/#.&()-]{0,40}:\s+\S/u;
+
 /**
  * A label of two capitalised words or more and the one sum after it ("NET OPERATING INCOME
  * $ 41,250", "Total Building Cost $3,094,047.82"); not a row of sums ("Total Taxes $155,686
@@ -995,8 +998,11 @@ export function factsOf(text: string, doc = 0): Fact[] {
         continue;
       }
       if (labels) {
+        // "Lot Size: 1.534 Acres" under "Utilities:": a cell with a label of its own is the next
+        // row of labels, and the one above was left blank.
         cells.forEach((c, i) => {
-          if (c !== '' && labels?.[i]) push(paired(labels[i]!, c), true, heading);
+          if (c !== '' && labels?.[i])
+            push(OWN_LABEL.test(c) ? c : paired(labels[i]!, c), true, heading);
         });
         labels = null;
         continue;
@@ -1491,7 +1497,7 @@ const WHICH_PARTY = new RegExp(
 
 /** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
 const PERSON_NAMED =
-  /\b(?:by|[Ii]nspector|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician|[Nn]ame)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
+  /\b(?:by|[Ii]nspector|[Cc]lient|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician|[Nn]ame)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
 
 /** A thing of a role's ("APPRAISER'S CERTIFICATION"), not the role; its name is the role's. */
 const POSSESSED = /\b\p{L}+['’]s\s+(?!names?\b)\p{L}+/giu;
@@ -1619,7 +1625,7 @@ const SEASON =
 
 /** The events of making a report, whose dates a report's header gives. */
 const REPORT_EVENT =
-  /\b(inspection|inspected|report|survey|surveyed|issued?|printed|prepared|generated|created|assessment|visit|valuation)\b/i;
+  /\b(inspection|inspected|report|survey|surveyed|issued?|printed|prepared|generated|created|assessment|visit(?:ed)?|valuation)\b/i;
 
 /** A temperature reading: "28.8 °C", "72°F", "-3 ºC", "52.3 deg C". */
 const DEGREES =
