@@ -225,6 +225,31 @@ describe('a table whose header is set apart from its rows', () => {
     ]);
   });
 
+  it("takes the year's titles over labelled rows of figures for its header", () => {
+    // A tax table: "Land:", "Improvements:", "Total:" with the assessed value and the tax
+    // beside them, the titles set apart above; the first title starts over the labels' ends.
+    const items = [
+      item('The assessed value and taxes for the year are shown below.', 72, 640, '', 13),
+      item('Assessor code 12345', 238, 586, '', 12),
+      item('2022 Assessed Value', 179, 558.5, '', 12),
+      item('2022 Taxes', 357, 558.5, '', 12),
+      item('Land:', 155, 531, '', 12),
+      item('$1,606', 227, 531, '', 12),
+      item('$292.18', 365, 531, '', 12),
+      item('Improvements:', 115, 510, '', 12),
+      item('-', 254, 510, '', 12),
+      item('Total:', 158, 489.5, '', 12),
+      item('$ 1,606', 226, 489.5, '', 12),
+    ];
+    const [section] = analysePages([{ height: 792, items }]).filter((s) => s.tables.length > 0);
+    expect(section?.tables[0]?.rows).toEqual([
+      ['', '2022 Assessed Value', '2022 Taxes'],
+      ['Land:', '$1,606', '$292.18'],
+      ['Improvements:', '-', ''],
+      ['Total:', '$ 1,606', ''],
+    ]);
+  });
+
   it('takes titles wrapped over two aligned lines, some ending in a colon, for its header', () => {
     // The two lines of titles line up in columns of their own, so they read first as a table
     // of titles; the rows below are the figures they name.

@@ -202,11 +202,13 @@ function headerAbove(
 ): { start: number; row: string[] } | null {
   const labelCol = cols[0];
   // Rows of a label and its figures ("90-Day Marketing Time | $225,000 | …"): a row of titles
-  // is a header itself, and labels ending in a colon pair with their values.
+  // is a header itself, and labels ending in a colon pair with their values, unless every
+  // value is a figure ("Land: | $1,606 | $292.18" under "2022 Assessed Value | 2022 Taxes").
+  const figures = rows.every((r) => r.slice(1).every((c) => c === '' || NUMERIC.test(c)));
   if (
     !labelCol ||
     cols.length < 3 ||
-    rows.some((r) => !/\p{L}{2}/u.test(r[0] ?? '') || /:$/.test(r[0] ?? '')) ||
+    rows.some((r) => !/\p{L}{2}/u.test(r[0] ?? '') || (!figures && /:$/.test(r[0] ?? ''))) ||
     !(rows[0] ?? []).slice(1).some((c) => /\d/.test(c))
   )
     return null;
@@ -232,7 +234,7 @@ function headerAbove(
       break;
     const placed = line.segments.map((seg) => {
       const middle = (seg.x + seg.end) / 2;
-      if (seg.x <= labelCol.end || !columnTitle(seg.text)) return -1;
+      if (middle <= labelCol.end || seg.x <= labelCol.x || !columnTitle(seg.text)) return -1;
       for (let c = 1; c < cols.length; c++)
         if (middle >= bound(c, -1) && middle < bound(c, 1)) return c;
       return -1;
