@@ -188,9 +188,9 @@ function titlesOnly(rows: readonly string[][]): boolean {
  * title wrapped and staggered over lines of its own ("As-Is Price | As-Repaired | 30-Day Quick",
  * "Land Only Price", "Estimate | Price Estimate | Sale Price"): the lines just above whose every
  * segment is a title (a few words, no sentence) standing over one value column (by its middle,
- * between the columns' midpoints), none over the label column. Each column's title is its words
- * top to bottom. Null when no line above is such, or it titles fewer than two value columns or
- * half of them.
+ * between the columns' midpoints), none centred over the label column or starting left of it.
+ * Each column's title is its words top to bottom. Null when no line above is such, or it titles
+ * fewer than two value columns or half of them.
  */
 function headerAbove(
   lines: readonly Line[],
