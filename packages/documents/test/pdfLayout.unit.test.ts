@@ -980,6 +980,32 @@ describe('PDF layout analysis: labels over values, figures over labels, letter s
     expect(lines.join('\n')).not.toContain('Bike Stalls Required:');
   });
 
+  it("pairs a row of boxes over one value when the next part's label follows close under it", () => {
+    const sections = analysePages([
+      {
+        height: 792,
+        items: [
+          item('Parking Regulations', 60, 720, 14, 'bold'),
+          item('Electric Vehicle Parking Stalls Required', 60, 690, 11, 'bold'),
+          item('Loading Docks/Truck Parking Required', 300, 690, 11, 'bold'),
+          item('1', 60, 675.5, 11, 'bold'),
+          item('Comments:', 60, 647, 11, 'bold'),
+          item(
+            'Bicycle parking is required for uses with more than 100 parking spaces.',
+            60,
+            632,
+            11,
+          ),
+        ],
+      },
+      ordinancePage(),
+    ]);
+    const section = sections.find((x) => x.name === 'Parking Regulations');
+    const lines = paragraphs(section?.markdown ?? '');
+    expect(lines).toContain('Electric Vehicle Parking Stalls Required: 1');
+    expect(lines.join('\n')).not.toContain('Loading Docks/Truck Parking Required:');
+  });
+
   it('leaves lines set close together apart when nothing sits midway between them', () => {
     // A reading beside a picture's scale, set a little lower: not one row ("26.2 Hotspot : …").
     const [section] = analysePages([

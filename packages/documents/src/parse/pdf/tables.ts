@@ -883,11 +883,14 @@ function boxesOverValues(lines: Line[], i: number, body: BodyStyle): GridRun | n
   if (!values.segments.every((s) => s.text.length <= 40 && /\d/.test(s.text))) return null;
   const columns = columnPairs(head, values);
   if (!columns) return null;
+  // A row of values under them makes a table; a label of the form's next part ("Comments:")
+  // does not.
   const after = lines[i + 2];
   if (
     after &&
     sameRow(values, after, 3) &&
-    after.segments.every((v) => head.segments.some((l) => aligned(l, v, head.size)))
+    after.segments.every((v) => head.segments.some((l) => aligned(l, v, head.size))) &&
+    !after.segments.some((v) => v.text.endsWith(':'))
   )
     return null;
   const pairs = [...columns].map(
