@@ -2189,6 +2189,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Who is the appraisal for?', docs)).toContain('Sample Savings Bank');
   });
 
+  it('answers what a room is like from what says it, "like" framing the question', () => {
+    const docs = numbered([
+      page(
+        'Listing',
+        'L.pdf p. 1',
+        'Modern living with a bright open kitchen, oversized slider doors, and a large backyard.',
+      ),
+      page('Photos', 'L.pdf p. 2', 'Figure, page 2: kitchen, oversized slider doors'),
+      page('Photos', 'L.pdf p. 3', 'Figure, page 3: kitchen and dining area'),
+      page('Details', 'L.pdf p. 4', 'Beds: 4\n\nBaths: 3\n\nSqft: 2620'),
+    ]);
+    expect(lead('What is the kitchen like?', docs)).toContain('bright open kitchen');
+  });
+
   it('answers when the property was visited with the site visit, not any date', () => {
     const docs = numbered([
       page(

@@ -35,7 +35,7 @@ const STOPWORDS = new Set(
     "can could would should will shall may might must its it's into onto from about over under " +
     'any all some such very also just only more most less much many one two per tell show give please again ' +
     'report say says said know there here out off our ours his her hers him she he is be been being ' +
-    'home house property unit inspection inspector found noted listed described way'
+    'home house property unit inspection inspector found noted listed described way like'
   ).split(/\s+/),
 );
 
