@@ -2178,7 +2178,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Qualifications',
         'A.pdf p. 46',
-        '2021 – Supervisory Appraiser/Trainee Appraiser Course: Appraisal Institute\n\n2016 – General Appraiser Sales Comparison Approach: Appraisal Institute\n\n2014 – General Appraiser Market Analysis and Highest & Best Use: Appraisal Institute',
+        '2021 – Supervisory Appraiser/Trainee Appraiser Course: Sample Institute\n\n2016 – General Appraiser Sales Comparison Approach: Sample Institute\n\n2014 – General Appraiser Market Analysis and Highest & Best Use: Sample Institute',
       ),
       page(
         'Scope',
@@ -2208,7 +2208,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Rules',
         'S.pdf p. 7',
-        'The final regulations (Treasury Decision 9636) were issued on September 17, 2013.',
+        'The final regulations (Decision 1234) were issued on September 17, 2013.',
       ),
       page('Cover', 'S.pdf p. 1', 'December 09, 2024'),
       page(
