@@ -1495,7 +1495,10 @@ const WHICH_PARTY = new RegExp(
   'i',
 );
 
-/** A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample Person". */
+/**
+ * A person named in a sentence: "prepared by Er. Sample Engineer", "Thermographer: Ms. Sample
+ * Person"; or a party by its role: "the appraiser's client: Sample Savings Bank".
+ */
 const PERSON_NAMED =
   /\b(?:by|[Ii]nspector|[Cc]lient|[Tt]hermographer|[Ss]urveyor|[Ee]ngineer|[Aa]ssessor|[Vv]aluer|[Tt]echnician|[Nn]ame)\s*:?\s+(?:(?:Mr|Mrs|Ms|Mx|Dr|Er|Prof)\.?\s+)?\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+/u;
 
