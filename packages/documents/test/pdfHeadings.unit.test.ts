@@ -147,6 +147,34 @@ describe('headings by font size', () => {
       ['Subject Property Photos', 1],
     ]);
   });
+
+  it('find titles in a face of their own on pages set in a body of their own, a blank line over the text', () => {
+    // A form in 7 pt under a larger title, then an addendum page in 12 pt whose titles are
+    // bold capitals with a blank line between them and their text.
+    const prose = 'Approximately 0-120 days on the market at the effective date of this appraisal.';
+    const lines: Line[] = [
+      line('Uniform Residential Appraisal Report', 14, 760, 1),
+      ...Array.from({ length: 20 }, (_, k) =>
+        line(`Room count ${k} Bedrooms Baths Gross Living Area`, 7, 740 - 9 * k, 1, 'form'),
+      ),
+    ];
+    let y = 760;
+    const add = (text: string, font: string, gap: number): void => {
+      y -= gap * 12;
+      const l = line(text, 12, y, 2, font);
+      lines.push({ ...l, segments: [{ x: l.x, end: l.end, text, font }] });
+    };
+    add('EXPOSURE TIME', 'addbold', 0);
+    for (let k = 0; k < 5; k++) add(prose, 'addbody', k === 0 ? 2.4 : 1.2);
+    add('LEGAL NON CONFORMING STATEMENT', 'addbold', 2.4);
+    for (let k = 0; k < 5; k++) add(prose, 'addbody', k === 0 ? 2.4 : 1.2);
+    const names = fontHeadings(lines, 7, new Set(), 'form', [612, 612]).map((h) => h.name);
+    expect(names).toEqual([
+      'Uniform Residential Appraisal Report',
+      'EXPOSURE TIME',
+      'LEGAL NON CONFORMING STATEMENT',
+    ]);
+  });
 });
 
 describe('an outline refined by the headings of its type', () => {

@@ -392,14 +392,19 @@ function pageTypeSizes(lines: readonly Line[]): Map<number, number> {
 const PROSE_RUN = 40;
 
 /**
- * The font of most body-size prose on each page (runs of 40 characters or more, else any text).
- * A document's pages may each load their fonts afresh, so one face has another name on every
- * page: a line's face is told from its page's body. Pure.
+ * The font of most body-size prose on each page (runs of 40 characters or more, else any text),
+ * in the page's own size where `pageSizes` gives one. A document's pages may each load their
+ * fonts afresh, so one face has another name on every page: a line's face is told from its
+ * page's body. Pure.
  */
-export function pageBodyFonts(lines: readonly Line[], bodySize: number): Map<number, string> {
+export function pageBodyFonts(
+  lines: readonly Line[],
+  bodySize: number,
+  pageSizes: ReadonlyMap<number, number> = new Map(),
+): Map<number, string> {
   const weights = new Map<number, Map<string, number>>();
   for (const l of lines) {
-    if (round(l.size) !== round(bodySize)) continue;
+    if (round(l.size) !== round(pageSizes.get(l.page) ?? bodySize)) continue;
     const fonts = weights.get(l.page) ?? new Map<string, number>();
     for (const s of l.segments) {
       const font = s.font ?? l.font;
@@ -504,9 +509,17 @@ function titleText(text: string, ends: RegExp): boolean {
 }
 
 /**
+ * How far (in its size) a title set apart by its face may stand above its text: one blank line
+ * between them ("EXPOSURE TIME", a blank line, then "Approximately 0-120 days" on an appraisal's
+ * addendum) at single spacing.
+ */
+const TITLE_GAP = 2.6;
+
+/**
  * Headings set in the body's size but another face (bold): a short line wholly in a font
  * that is not the body's, standing on its own (space above it, or in capitals: "2. HEALTH AND
- * SAFETY") with body text right below it. Word documents mark their headings this way. Pure.
+ * SAFETY") with body text right below it or a blank line below. Word documents mark their
+ * headings this way. Pure.
  */
 export function styledHeadings(
   lines: readonly Line[],
@@ -516,10 +529,14 @@ export function styledHeadings(
   exclude: ReadonlySet<number>,
 ): number[] {
   if (!bodyFont) return [];
+  // A page set in a body of its own (an appraisal's addenda in 12 pt after its form pages in
+  // 8 pt) has a face of its own for that body too.
+  const ownFont = pageBodyFonts(lines, bodySize, pageBody);
   const out: number[] = [];
   lines.forEach((line, i) => {
     const size = pageBody.get(line.page) ?? bodySize;
-    if (exclude.has(i) || !line.font || line.font === bodyFont) return;
+    const font = pageBody.has(line.page) ? (ownFont.get(line.page) ?? bodyFont) : bodyFont;
+    if (exclude.has(i) || !line.font || line.font === font) return;
     if (round(line.size) !== round(size)) return;
     if (line.segments.some((s) => s.font !== undefined && s.font !== line.font)) return;
     const text = line.text;
@@ -528,9 +545,9 @@ export function styledHeadings(
     if (
       !next ||
       next.page !== line.page ||
-      next.font !== bodyFont ||
+      next.font !== font ||
       line.y - next.y <= 0 ||
-      line.y - next.y > 2.2 * line.size ||
+      line.y - next.y > TITLE_GAP * line.size ||
       next.text.length < 20 ||
       // A table's header row over its rows.
       (line.segments.length > 1 && next.segments.length > 1)
