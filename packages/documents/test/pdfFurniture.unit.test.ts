@@ -146,6 +146,24 @@ describe('page furniture', () => {
     expect(isPageNumber('C')).toBe(false);
   });
 
+  it("drops a cell of a form's running footer printed alone under an addendum page", () => {
+    // Four form pages whose footer has the form's version in a cell, then two addendum pages
+    // that print the version alone at their foot.
+    const heights = Array(6).fill(842) as number[];
+    const footer = (page: number): Line => {
+      const texts = ['Sample Form 70 March 2005', 'Form Version 9/2011', `Page ${page} of 4`];
+      const segments = texts.map((text, k) => ({ x: 30 + k * 200, end: 150 + k * 200, text }));
+      return { page, y: 20, x: 30, end: 550, size: 7, text: texts.join(' '), segments };
+    };
+    const pages = heights.map((_, i) => [
+      line(i + 1, 400, `Body text of page ${i + 1}`),
+      i < 4 ? footer(i + 1) : line(i + 1, 30, 'Form Version 9/2011'),
+    ]);
+    expect(removeRunningLines(pages, heights).map((p) => p.map((l) => l.text))).toEqual(
+      heights.map((_, i) => [`Body text of page ${i + 1}`]),
+    );
+  });
+
   it("drops an OCR'd page's header read a little differently on each page, and a footer that numbers its page", () => {
     const ocr = (page: number, texts: string[]): Line[] =>
       texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));
