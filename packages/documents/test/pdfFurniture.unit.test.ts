@@ -148,19 +148,27 @@ describe('page furniture', () => {
 
   it("drops a cell of a form's running footer printed alone under an addendum page", () => {
     // Four form pages whose footer has the form's version in a cell, then two addendum pages
-    // that print the version alone at their foot.
+    // that print the version alone at their foot. A bar of chapters heads every page, and the
+    // last page's title, alone under it, is one of the bar's cells: it stays.
     const heights = Array(6).fill(842) as number[];
-    const footer = (page: number): Line => {
-      const texts = ['Sample Form 70 March 2005', 'Form Version 9/2011', `Page ${page} of 4`];
+    const cells = (page: number, y: number, texts: string[]): Line => {
       const segments = texts.map((text, k) => ({ x: 30 + k * 200, end: 150 + k * 200, text }));
-      return { page, y: 20, x: 30, end: 550, size: 7, text: texts.join(' '), segments };
+      return { page, y, x: 30, end: 550, size: 7, text: texts.join(' '), segments };
     };
     const pages = heights.map((_, i) => [
+      cells(i + 1, 820, ['SUMMARY', 'ROOFING', 'ELECTRICAL']),
+      ...(i === 5 ? [line(i + 1, 790, 'SUMMARY')] : []),
       line(i + 1, 400, `Body text of page ${i + 1}`),
-      i < 4 ? footer(i + 1) : line(i + 1, 30, 'Form Version 9/2011'),
+      i < 4
+        ? cells(i + 1, 20, [
+            'Sample Form 70 March 2005',
+            'Form Version 9/2011',
+            `Page ${i + 1} of 4`,
+          ])
+        : line(i + 1, 30, 'Form Version 9/2011'),
     ]);
     expect(removeRunningLines(pages, heights).map((p) => p.map((l) => l.text))).toEqual(
-      heights.map((_, i) => [`Body text of page ${i + 1}`]),
+      heights.map((_, i) => [...(i === 5 ? ['SUMMARY'] : []), `Body text of page ${i + 1}`]),
     );
   });
 
