@@ -84,7 +84,7 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
   // A footer that differs on one page in one cell ("… 19 July 2026 · Page 14 of 14" where the
   // others say "… SHA-256: d1ce… · Page 3 of 14"): two or more of its cells, and most of them,
   // run on the other pages. A running cell that numbers or dates the form, printed alone on
-  // another page's edge ("UAD Version 9/2011" under an addendum, "File # 257-04071" over a
+  // another page's edge ("UAD Version 9/2011" under an addendum, "File # 100-20000" over a
   // sketch: cells of every form page's footer and header), runs too; a title alone at the top
   // that a header lists among its cells ("SUMMARY" under a bar of chapters) does not.
   const runningCell = (k: string): boolean => (segmentCounts.get(k) ?? 0) >= threshold;
