@@ -172,6 +172,20 @@ describe('page furniture', () => {
     );
   });
 
+  it('drops a footer that names another form on each page, and keeps short captions that differ in a word', () => {
+    const heights = Array(6).fill(842) as number[];
+    const codes = ['1004UAD', 'TADD', 'PICSIX2', 'SCNLGL', 'MAP.LOC', 'UADDEFINE'];
+    const views = ['Front', 'Rear', 'Street', 'Left', 'Right', 'Kitchen'];
+    const pages = heights.map((_, i) => [
+      line(i + 1, 400, `Body text of page ${i + 1}`),
+      line(i + 1, 40, `Subject ${views[i]!} of home`),
+      line(i + 1, 20, `Form ${codes[i]!} - "SAMPLE" appraisal software by a sample vendor, inc.`),
+    ]);
+    expect(removeRunningLines(pages, heights).map((p) => p.map((l) => l.text))).toEqual(
+      heights.map((_, i) => [`Body text of page ${i + 1}`, `Subject ${views[i]!} of home`]),
+    );
+  });
+
   it("drops an OCR'd page's header read a little differently on each page, and a footer that numbers its page", () => {
     const ocr = (page: number, texts: string[]): Line[] =>
       texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));

@@ -11,11 +11,16 @@ function repeatThreshold(pageCount: number): number {
   return pageCount === 2 ? 2 : Math.max(3, Math.ceil(pageCount / 2));
 }
 
+/** Words a running line that differs in one of them has at least. */
+const MASKED_WORDS = 5;
+
 /**
  * Running headers and footers: the same text (digits ignored) at the same height on at least
- * half of the pages (and at least 3; both of two), near the top or bottom of the page; one that
- * numbers its page ("Job No. 25009 … P a g e | 3") on two pages or more.
+ * half of the pages (and at least 3; both of two), near the top or bottom of the page, or the
+ * same but one word (a form's code) of 5 words or more; one that numbers its page ("Job No.
+ * 25009 … P a g e | 3") on two pages or more.
  */
+
 export function removeRunningLines(pages: Line[][], heights: number[]): Line[][] {
   if (pages.length < 2) return pages;
   // The edge it runs along, digits and spaces ignored: "Pa g e |2" and "P a g e |3" are the same
@@ -39,8 +44,19 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     const edge = edgeOf(l, h);
     return edge ? l.segments.map((s) => `${edge}|${shape(s.text)}`) : [];
   };
+  // A footer that names another form on each page ("Form 1004UAD - "TOTAL" appraisal software
+  // by …", "Form TADD - …"): its words but one, that one masked, each way it can be masked.
+  const maskedKeys = (l: Line, h: number): string[] => {
+    const edge = edgeOf(l, h);
+    const words = l.text.split(/\s+/).filter((w) => w !== '');
+    if (!edge || words.length < MASKED_WORDS) return [];
+    return words.map(
+      (_, i) => `${edge}|${shape(words.map((w, j) => (j === i ? '*' : w)).join(' '))}`,
+    );
+  };
   const counts = new Map<string, number>();
   const segmentCounts = new Map<string, number>();
+  const maskedCounts = new Map<string, number>();
   const last = new Map<string, number>();
   const current = new Map<string, number>();
   const longest = new Map<string, number>();
@@ -48,11 +64,14 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     const h = heights[i] ?? 842;
     const seen = new Set<string>();
     const seenSegments = new Set<string>();
+    const seenMasked = new Set<string>();
     for (const l of lines) {
       const k = key(l, h);
       if (k) seen.add(k);
       for (const sk of segmentKeys(l, h)) seenSegments.add(sk);
+      for (const mk of maskedKeys(l, h)) seenMasked.add(mk);
     }
+    for (const k of seenMasked) maskedCounts.set(k, (maskedCounts.get(k) ?? 0) + 1);
     for (const k of seen) {
       counts.set(k, (counts.get(k) ?? 0) + 1);
       // The longest run of pages in a row it is on.
@@ -80,7 +99,13 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
         ? Math.min(threshold, Math.max(4, Math.ceil(pages.length / 3)))
         : threshold;
   const running = new Set([...counts].filter(([k, n]) => n >= needed(k)).map(([k]) => k));
-  if (running.size === 0) return pages;
+  // Long enough (20 letters besides the masked word) to be the document's own, not a phrase.
+  const runningMasked = new Set(
+    [...maskedCounts]
+      .filter(([k, n]) => n >= threshold && k.replace(/[^a-z]/g, '').length >= 20)
+      .map(([k]) => k),
+  );
+  if (running.size === 0 && runningMasked.size === 0) return pages;
   // A footer that differs on one page in one cell ("… 19 July 2026 · Page 14 of 14" where the
   // others say "… SHA-256: d1ce… · Page 3 of 14"): two or more of its cells, and most of them,
   // run on the other pages. A running cell that numbers or dates the form, printed alone on
@@ -98,7 +123,12 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     lines.filter((l) => {
       const h = heights[i] ?? 842;
       const k = key(l, h);
-      return k === null || (!running.has(k) && !mostlyRunning(l, h));
+      return (
+        k === null ||
+        (!running.has(k) &&
+          !mostlyRunning(l, h) &&
+          !maskedKeys(l, h).some((mk) => runningMasked.has(mk)))
+      );
     }),
   );
 }
