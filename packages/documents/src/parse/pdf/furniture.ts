@@ -20,7 +20,6 @@ const MASKED_WORDS = 5;
  * same but one word (a form's code) of 5 words or more; one that numbers its page ("Job No.
  * 25009 … P a g e | 3") on two pages or more.
  */
-
 export function removeRunningLines(pages: Line[][], heights: number[]): Line[][] {
   if (pages.length < 2) return pages;
   // The edge it runs along, digits and spaces ignored: "Pa g e |2" and "P a g e |3" are the same
