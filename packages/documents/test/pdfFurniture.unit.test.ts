@@ -174,7 +174,7 @@ describe('page furniture', () => {
 
   it('drops a footer that names another form on each page, and keeps short captions that differ in a word', () => {
     const heights = Array(6).fill(842) as number[];
-    const codes = ['1004UAD', 'TADD', 'PICSIX2', 'SCNLGL', 'MAP.LOC', 'UADDEFINE'];
+    const codes = ['1004', 'ADDENDUM', 'PHOTOS', 'LEGAL', 'MAP', 'DEFINITIONS'];
     const views = ['Front', 'Rear', 'Street', 'Left', 'Right', 'Kitchen'];
     const pages = heights.map((_, i) => [
       line(i + 1, 400, `Body text of page ${i + 1}`),

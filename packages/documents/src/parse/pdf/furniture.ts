@@ -43,8 +43,9 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     const edge = edgeOf(l, h);
     return edge ? l.segments.map((s) => `${edge}|${shape(s.text)}`) : [];
   };
-  // A footer that names another form on each page ("Form 1004UAD - "TOTAL" appraisal software
-  // by …", "Form TADD - …"): its words but one, that one masked, each way it can be masked.
+  // A footer that names another form on each page ("Form 1004 - " then the software's name, on
+  // a form page; "Form MAP - " and the same, on a map): its words but one, that one masked,
+  // each way it can be masked.
   const maskedKeys = (l: Line, h: number): string[] => {
     const edge = edgeOf(l, h);
     const words = l.text.split(/\s+/).filter((w) => w !== '');
