@@ -57,6 +57,8 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
   const counts = new Map<string, number>();
   const segmentCounts = new Map<string, number>();
   const maskedCounts = new Map<string, number>();
+  // Each edge line's masked keys, made once and read again when lines are dropped.
+  const maskedOf = new Map<Line, string[]>();
   const last = new Map<string, number>();
   const current = new Map<string, number>();
   const longest = new Map<string, number>();
@@ -69,7 +71,9 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
       const k = key(l, h);
       if (k) seen.add(k);
       for (const sk of segmentKeys(l, h)) seenSegments.add(sk);
-      for (const mk of maskedKeys(l, h)) seenMasked.add(mk);
+      const masked = maskedKeys(l, h);
+      if (masked.length > 0) maskedOf.set(l, masked);
+      for (const mk of masked) seenMasked.add(mk);
     }
     for (const k of seenMasked) maskedCounts.set(k, (maskedCounts.get(k) ?? 0) + 1);
     for (const k of seen) {
@@ -127,7 +131,7 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
         k === null ||
         (!running.has(k) &&
           !mostlyRunning(l, h) &&
-          !maskedKeys(l, h).some((mk) => runningMasked.has(mk)))
+          !(maskedOf.get(l) ?? []).some((mk) => runningMasked.has(mk)))
       );
     }),
   );
