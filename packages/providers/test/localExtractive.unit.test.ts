@@ -2469,4 +2469,60 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What did the house last sell for?', docs)).toContain('$152,000');
   });
+  it('answers from a table row whose column title names what is asked, not a line that only says the word', () => {
+    // Retrieved in this order; the row's label ("Land") names nothing asked, its column does.
+    const docs = numbered([
+      page(
+        'Real Estate Taxes',
+        'A.pdf p. 21',
+        '|     | 2022 Assessed Value | 2022 Taxes |\n| --- | --- | --- |\n| Land: | $1,606 | $292.18 |\n| Imprvment: | - |     |\n| Total: | $ 1,606 |     |',
+      ),
+      page(
+        'Tax record',
+        'A.pdf p. 60',
+        'SAMPLE SUBDIVISION 2ND FILING (16), $24, Sample County Treasurer Itemized Property Tax Detail',
+      ),
+    ]);
+    expect(lead('How much were the property taxes?', docs)).toContain('$292.18');
+  });
+  it('answers "in total" with the row of totals, not the first row under the same column titles', () => {
+    const docs = numbered([
+      page(
+        'Defect Count Summary',
+        'A.pdf p. 3',
+        '| Block | HIGH Severity | MEDIUM Severity | LOW Severity | Total Defects |\n| --- | --- | --- | --- | --- |\n| Block A | 0 | 2 | 3 | 5 |\n| Block B | 2 | 3 | 2 | 7 |\n| TOTAL | 4 | 8 | 8 | 20 |',
+      ),
+    ]);
+    expect(lead('How many defects were found in total?', docs)).toContain('Total Defects: 20');
+  });
+  it('reads a number set with a leading zero as a code, not the size it is asked for', () => {
+    const docs = numbered([
+      page('Property Information', 'A.pdf p. 55', 'APN: 2900\n\nLOT: 014\n\nBLOCK: 1'),
+      page('Land', 'A.pdf p. 7', '| Land |     |\n| --- | --- |\n| Size (AC): | 0.5 |'),
+    ]);
+    expect(lead('How big is the lot?', docs)).toContain('0.5');
+  });
+  it("pairs a table's label cell with the value cells after it, each label a fact of its own", () => {
+    const docs = numbered([
+      page(
+        'Marketing',
+        'A.pdf p. 2',
+        '| Recommended Sales Strategy: | × As - Is | Repaired | Market Time: | 90-120 days |\n| --- | --- | --- | --- | --- |\n| Address | City | BR BA Lot Size | Sale Date |     |',
+      ),
+    ]);
+    const said = lead('What is the market time?', docs);
+    expect(said).toContain('Market Time: 90-120 days.');
+    expect(said).not.toContain('Repaired');
+  });
+  it("answers a lot's size with its area, not the minimum its zoning sets", () => {
+    const docs = numbered([
+      page(
+        'Site',
+        'A.pdf p. 2',
+        'Zoning Description: Residential Single Family 40,000 sf, 140 ft frontage minimum\n\nArea: 10197 sf',
+      ),
+    ]);
+    expect(lead('How big is the lot?', docs)).toContain('area: 10197 sf');
+    expect(lead('What is the minimum lot size?', docs)).toContain('40,000 sf');
+  });
 });

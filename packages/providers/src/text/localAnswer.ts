@@ -866,6 +866,33 @@ function labelRow(cells: readonly string[]): boolean {
   return filled.length > 0 && filled.every((c) => /:$/.test(c));
 }
 
+/**
+ * A row of labels each in a cell of its own, its values in the cells after it ("Recommended
+ * Sales Strategy: | × As - Is | Repaired | Market Time: | 90-120 days"): one pair a label, its
+ * values joined ("Market Time: 90-120 days"), or null for a row that is not so. Pure.
+ */
+function labelledCells(cells: readonly string[]): string[] | null {
+  const filled = cells.filter((c) => c !== '');
+  const isLabel = (c: string): boolean => /^\p{L}[^:]{1,40}:$/u.test(c);
+  if (filled.length < 4 || !isLabel(filled[0]!)) return null;
+  const out: string[] = [];
+  let label: string | null = null;
+  let values: string[] = [];
+  for (const c of [...filled, null]) {
+    if (c !== null && !isLabel(c)) {
+      values.push(c);
+      continue;
+    }
+    if (label !== null) {
+      if (values.length === 0) return null;
+      out.push(paired(label, values.join('; ')));
+    }
+    label = c;
+    values = [];
+  }
+  return out.length >= 2 ? out : null;
+}
+
 /** A cell that starts with a label of its own: "Lot Size: 1.534 Acres". */
 const OWN_LABEL = /^\p{L}[\p{L}\s'’/#.&()-]{0,40}:\s+\S/u;
 
@@ -1022,8 +1049,12 @@ export function factsOf(text: string, doc = 0): Fact[] {
         pushPairs(cells);
         continue;
       }
-      const row = rowFact(header, cells);
-      if (row) push(row, true, heading);
+      const groups = header ? null : labelledCells(cells);
+      if (groups) for (const g of groups) push(g, true, heading);
+      else {
+        const row = rowFact(header, cells);
+        if (row) push(row, true, heading);
+      }
       rowsUnderHeader++;
       continue;
     }
@@ -1427,6 +1458,11 @@ const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 /** The most or least of figures: "the hottest temperature", "the maximum number". */
 const EXTREMES = 'highest|lowest|hottest|coldest|maximum|minimum|max|min|peak';
 const EXTREME = new RegExp(`\\b(${EXTREMES})\\b`, 'i');
+/** A limit a rule sets: "140 ft frontage minimum", "Max. height 35'". */
+const LIMIT = /\b(?:minimum|maximum|max)\b/i;
+/** A question about what a rule allows or requires. */
+const LIMIT_ASKED =
+  /\b(?:required|requires?|allowed|allows?|permitted|limits?|least|most|can|may)\b/i;
 
 const QUANTITY_QUESTION = new RegExp(
   `\\b(how (${MEASURES})|what(?: is| was| are)?(?: the)?(?: (?:${EXTREMES}|average|mean|overall|total))? (size|number|year|age|capacity|amperage|rating|temperature|r-?value|efficiency|afue|seer|voltage|cost|price|depth|thickness)|when (was|were|did)|age of|year)\\b`,
@@ -2003,7 +2039,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       bigTerm,
       (f) =>
         f.labelled &&
-        /^\s*\d[\d,.]*\s*$/.test(factValue(f)) &&
+        // A number set with a leading zero ("Lot: 014") is a code, not a size.
+        /^\s*(?!0\d)\d[\d,.]*\s*$/.test(factValue(f)) &&
         terms.some((t) => t !== bigTerm && termMatches(t, new Set(foldWords(factLabel(f))))),
     ],
   ];
@@ -2044,6 +2081,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       ).test(query));
   const quantity = QUANTITY_QUESTION.test(query) || rate;
   const extreme = quantity && EXTREME.test(query);
+  const limitAsked = EXTREME.test(query) || LIMIT_ASKED.test(query);
   const measure = MEASURE_QUESTION.test(query);
   // "What neighborhood is the house in?", "Which county is it in?": a thing asked by its name.
   const nameAsked = /^\s*(?:what|which) (\p{L}+) (?:is|are|was|were|does|do)\b/iu
@@ -2299,6 +2337,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (!f.labelled && drawingText(f.text)) score *= 0.5;
     // "How much living area …?": an area, in square units ("1440 Sq ft"), not a length (44').
     if (areaAsked && AREA_VALUE.test(f.text)) score *= 1.3;
+    // "How big is the lot?": a limit a rule sets ("40,000 sf, 140 ft frontage minimum") is not
+    // the lot's own size, unless a limit is asked.
+    if (quantity && !limitAsked && LIMIT.test(f.text)) score *= 0.7;
     // "When is bicycle parking required?": a date alone ("Ord. No. 0-2006-32, 11-28-2006")
     // says nothing of the rule.
     if (conditional && matched.length > 0 && matched.every((t) => t === 'date')) score *= 0.5;
@@ -2485,13 +2526,31 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       const valueSet = new Set(valueWords);
       const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueSet));
       if (named.length > 0 && !finding && !passage && !valueSays) {
-        const asked = named.filter(
-          (w) =>
-            w === frame ||
-            focus.some((t) => sameWord(t, w)) ||
-            terms.some((t) => sameWord(t, w) || (RELATED[t] ?? []).some((r) => sameWord(r, w))),
-        ).length;
-        score *= 0.6 + (0.4 * asked) / named.length;
+        const askedIn = (words: readonly string[]): number =>
+          words.filter(
+            (w) =>
+              w === frame ||
+              focus.some((t) => sameWord(t, w)) ||
+              terms.some((t) => sameWord(t, w) || (RELATED[t] ?? []).some((r) => sameWord(r, w))),
+          ).length;
+        // A table row's value says its columns' titles ("Land: 2022 Assessed Value: $1,606;
+        // 2022 Taxes: $292.18"): where they name every word matched outside the row's label,
+        // they label its figures as much as the label does.
+        const titles = [...valueText.matchAll(/(?:^|;)\s*([^:;]{2,40}):\s/g)].map((m) =>
+          foldWords(m[1]!).filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d/.test(w)),
+        );
+        const titleWords = new Set(titles.flat());
+        const titled =
+          matched.some((t) => termMatches(t, titleWords)) &&
+          matched.every((t) => termMatches(t, titleWords) || termMatches(t, label));
+        const labelShare = Math.max(
+          askedIn(named) / named.length,
+          ...(titled ? titles.filter((w) => w.length > 0).map((w) => askedIn(w) / w.length) : []),
+        );
+        score *= 0.6 + 0.4 * labelShare;
+        // Of a table's rows, the one the question names by its own label ("TOTAL" for "… in
+        // total?") is the row asked.
+        if (titles.length >= 2 && askedIn(named) === named.length) score *= 1.1;
       }
       if (RATING_VALUE.test(f.text)) {
         // A question about condition is answered by the rating, with what was seen.
