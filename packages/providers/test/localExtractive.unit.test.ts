@@ -2525,4 +2525,19 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('How big is the lot?', docs)).toContain('area: 10197 sf');
     expect(lead('What is the minimum lot size?', docs)).toContain('40,000 sf');
   });
+  it('names a buyer from a contact given with the role in brackets, not a comment on the seller', () => {
+    const docs = numbered([
+      page(
+        'Sale 1',
+        'A.pdf p. 70',
+        '| Adjusted Price: | $1,750,000 |\n| --- | --- |\n| Comments: | The seller is a local general contractor who initially constructed the building for owner occupancy, however, the seller decided to list the property for sale as it neared completion. The property was listed by Sample Agent with a brokerage. The buyer purchased the building for owner occupancy. |',
+      ),
+      page(
+        'Additional',
+        'A.pdf p. 80',
+        'Additional Contact information: Sample Person (purchaser) 555-0100 person@sample.example Interest in the Property to be',
+      ),
+    ]);
+    expect(lead('Who is buying the property?', docs)).toContain('Sample Person (purchaser)');
+  });
 });

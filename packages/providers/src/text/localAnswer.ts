@@ -1581,6 +1581,9 @@ const PERSON_IN_ROLE = new RegExp(
   'u',
 );
 
+/** A person named with a role in brackets: "Sample Person (purchaser)"; the role. */
+const NAMED_ROLE = /\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+\s*\((\p{L}+)\)/gu;
+
 /** Whether a sentence names a person: "by Er. Sample Engineer", not "by Sample Industrial Ltd.". */
 function namesPerson(text: string): boolean {
   if (PERSON_IN_ROLE.test(text)) return true;
@@ -2201,17 +2204,23 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(f.text.slice(labelText.length + 1));
     // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
     // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
+    // "Contact information: Sample Person (purchaser) …": a person named with the role asked
+    // in brackets, whatever the label.
+    const roleInBrackets = [...f.text.matchAll(NAMED_ROLE)].some((m) =>
+      terms.some((t) => sameWord(t, m[1]!) || relatedOf(t).some((r) => sameWord(r, m[1]!))),
+    );
     const byRole =
-      f.labelled &&
-      ((PERSON_LABEL.test(labelText.replace(POSSESSED, '')) &&
-        valueText.trim().split(/\s+/).length <= 12 &&
-        !namesNoOne(valueText)) ||
-        // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
-        (/^(full )?name$/i.test(labelText.trim()) && PERSON_VALUE.test(valueText.trim())) ||
-        // "Company Name: DEF Bank" on a lender's card: a party, named.
-        (/^(company|business|firm|organi[sz]ation|entity) name$/i.test(labelText.trim()) &&
-          /^\p{Lu}/u.test(valueText.trim()) &&
-          valueText.trim().split(/\s+/).length <= 8));
+      roleInBrackets ||
+      (f.labelled &&
+        ((PERSON_LABEL.test(labelText.replace(POSSESSED, '')) &&
+          valueText.trim().split(/\s+/).length <= 12 &&
+          !namesNoOne(valueText)) ||
+          // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
+          (/^(full )?name$/i.test(labelText.trim()) && PERSON_VALUE.test(valueText.trim())) ||
+          // "Company Name: DEF Bank" on a lender's card: a party, named.
+          (/^(company|business|firm|organi[sz]ation|entity) name$/i.test(labelText.trim()) &&
+            /^\p{Lu}/u.test(valueText.trim()) &&
+            valueText.trim().split(/\s+/).length <= 8)));
     const context = f.labelled
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
@@ -2525,7 +2534,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       // and Beam Moderate"): the label is only the heading it was printed under.
       const valueSet = new Set(valueWords);
       const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueSet));
-      if (named.length > 0 && !finding && !passage && !valueSays) {
+      if (named.length > 0 && !finding && !passage && !valueSays && !roleInBrackets) {
         const askedIn = (words: readonly string[]): number =>
           words.filter(
             (w) =>
