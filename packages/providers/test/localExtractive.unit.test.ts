@@ -2540,4 +2540,16 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('Who is buying the property?', docs)).toContain('Sample Person (purchaser)');
   });
+  it("answers what the land is worth with the appraiser's land value, not the assessor's", () => {
+    const docs = numbered([
+      page(
+        'Real Estate Taxes',
+        'A.pdf p. 21',
+        '|     | 2022 Assessed Value | 2022 Taxes |\n| --- | --- | --- |\n| Land: | $1,606 | $292.18 |',
+      ),
+      page('Sales Comparison Approach', 'A.pdf p. 35', 'Plus Land Value: 324,135'),
+    ]);
+    expect(lead('What is the land worth?', docs)).toContain('324,135');
+    expect(lead('What is the assessed value of the land?', docs)).toContain('$1,606');
+  });
 });

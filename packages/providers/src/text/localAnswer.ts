@@ -1458,6 +1458,8 @@ const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 /** The most or least of figures: "the hottest temperature", "the maximum number". */
 const EXTREMES = 'highest|lowest|hottest|coldest|maximum|minimum|max|min|peak';
 const EXTREME = new RegExp(`\\b(${EXTREMES})\\b`, 'i');
+/** The assessor's value, for taxes: "2022 Assessed Value", "assessment". */
+const ASSESSED = /\bassess(?:ed|ment|ments|or|ors)?\b/i;
 /** A limit a rule sets: "140 ft frontage minimum", "Max. height 35'". */
 const LIMIT = /\b(?:minimum|maximum|max)\b/i;
 /** A question about what a rule allows or requires. */
@@ -2369,6 +2371,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "I have estimated market rent for the subject to be $11.50 psf": the figure a valuer
     // settles on, rather than the range of the comparables it is drawn from.
     if ((price || valued || moneyTerm || quantity) && CONCLUDED.test(f.text)) score *= 1.2;
+    // "What is the land worth?": what the assessor put on it for its taxes is not its worth,
+    // unless the assessment is asked.
+    if (valued && !ASSESSED.test(query) && ASSESSED.test(f.text)) score *= 0.7;
     for (const p of places) {
       // Named in the fact, else in what it is filed under: the one asked, or another only.
       let named = new Set([...f.text.matchAll(p.all)].map((m) => m[1]!));
@@ -2557,9 +2562,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
           ...(titled ? titles.filter((w) => w.length > 0).map((w) => askedIn(w) / w.length) : []),
         );
         score *= 0.6 + 0.4 * labelShare;
-        // Of a table's rows, the one the question names by its own label ("TOTAL" for "… in
-        // total?") is the row asked.
-        if (titles.length >= 2 && askedIn(named) === named.length) score *= 1.1;
+        // Of a table's rows, the one the question names by its own label, word for word
+        // ("TOTAL" for "… in total?"), is the row asked.
+        if (titles.length >= 2 && named.every((w) => terms.some((t) => sameWord(t, w))))
+          score *= 1.1;
       }
       if (RATING_VALUE.test(f.text)) {
         // A question about condition is answered by the rating, with what was seen.
