@@ -2552,4 +2552,14 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('What is the land worth?', docs)).toContain('324,135');
     expect(lead('What is the assessed value of the land?', docs)).toContain('$1,606');
   });
+  it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
+    const text =
+      'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';
+    const score = (title: string): number =>
+      scoreFacts([{ ref: 'C1', title, text }], 'How large is the site?')[0]!.score;
+    const own = score('Site Data');
+    expect(score('Improved Sales and Listing Data')).toBeCloseTo(own * 0.6);
+    expect(score('Land Sales')).toBeCloseTo(own * 0.6);
+    expect(score('Sales History')).toBeCloseTo(own);
+  });
 });

@@ -313,7 +313,8 @@ const DATES =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\p{L}*\.? \d{1,2},? \d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|#\s?\d+/giu;
 
 /** A section of an appraisal's comparables ("Comparable Rentals", "Improved Sales Comparables"). */
-const COMPARABLES_TITLE = /\bcomparables\b|\bcomparable (sales|rentals|listings|leases)\b/i;
+const COMPARABLES_TITLE =
+  /\bcomparables\b|\bcomparable (sales|rentals|listings|leases)\b|\b(?:improved|land) sales\b|\bsales and listings?\b/i;
 /** A comparable's own sheet, numbered at its end: "Sale Land - Hotel/Motel No. 3". */
 const COMPARABLE_SHEET =
   /^\s*(?:sale|comparable|comp|rental|listing|lease)\b.*\bno\.?\s?\d{1,2}\s*$/i;
