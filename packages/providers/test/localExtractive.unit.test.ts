@@ -2524,6 +2524,17 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How big is the lot?', docs)).toContain('area: 10197 sf');
     expect(lead('What is the minimum lot size?', docs)).toContain('40,000 sf');
+    // How much cover a policy holds is its minimum: a limit answers how much.
+    const policy = numbered([
+      page(
+        'Terms',
+        'B.pdf p. 3',
+        'Professional Indemnity insurance for a minimum of $1,000,000 for any one claim: 3.5.2\n\nThe Service Provider shall use all reasonable endeavours to maintain professional indemnity insurance for a period of 6 years following completion of the Services.',
+      ),
+    ]);
+    expect(
+      lead('How much professional indemnity insurance does the provider hold?', policy),
+    ).toContain('$1,000,000');
   });
   it('names a buyer from a contact given with the role in brackets, not a comment on the seller', () => {
     const docs = numbered([

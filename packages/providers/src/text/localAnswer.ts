@@ -2350,8 +2350,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "How much living area …?": an area, in square units ("1440 Sq ft"), not a length (44').
     if (areaAsked && AREA_VALUE.test(f.text)) score *= 1.3;
     // "How big is the lot?": a limit a rule sets ("40,000 sf, 140 ft frontage minimum") is not
-    // the lot's own size, unless a limit is asked.
-    if (quantity && !limitAsked && LIMIT.test(f.text)) score *= 0.7;
+    // the lot's own size, unless a limit is asked. (How much cover a policy holds may well be
+    // its minimum.)
+    if (sized && !limitAsked && LIMIT.test(f.text)) score *= 0.7;
     // "When is bicycle parking required?": a date alone ("Ord. No. 0-2006-32, 11-28-2006")
     // says nothing of the rule.
     if (conditional && matched.length > 0 && matched.every((t) => t === 'date')) score *= 0.5;
@@ -2565,7 +2566,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         score *= 0.6 + 0.4 * labelShare;
         // Of a table's rows, the one the question names by its own label, word for word
         // ("TOTAL" for "… in total?"), is the row asked.
-        if (titles.length >= 2 && named.every((w) => terms.some((t) => sameWord(t, w))))
+        if (titled && titles.length >= 2 && named.every((w) => terms.some((t) => sameWord(t, w))))
           score *= 1.1;
       }
       if (RATING_VALUE.test(f.text)) {
