@@ -2205,13 +2205,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       label !== null &&
       f.text.length - labelText.length > 40 &&
       /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(f.text.slice(labelText.length + 1));
-    // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
-    // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
     // "Contact information: Sample Person (purchaser) …": a person named with the role asked
     // in brackets, whatever the label.
     const roleInBrackets = [...f.text.matchAll(NAMED_ROLE)].some((m) =>
       terms.some((t) => sameWord(t, m[1]!) || relatedOf(t).some((r) => sameWord(r, m[1]!))),
     );
+    // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
+    // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
     const byRole =
       roleInBrackets ||
       (f.labelled &&
