@@ -2529,7 +2529,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Terms',
         'B.pdf p. 3',
-        'Professional Indemnity insurance for a minimum of $1,000,000 for any one claim: 3.5.2\n\nThe Service Provider shall use all reasonable endeavours to maintain professional indemnity insurance for a period of 6 years following completion of the Services.',
+        'Professional Indemnity insurance for a minimum of $1,000,000 for any one claim: 3.5.2\n\nThe provider is to keep its professional indemnity insurance for a period of 6 years after the work is done.',
       ),
     ]);
     expect(
@@ -2541,7 +2541,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Sale 1',
         'A.pdf p. 70',
-        '| Adjusted Price: | $1,750,000 |\n| --- | --- |\n| Comments: | The seller is a local general contractor who initially constructed the building for owner occupancy, however, the seller decided to list the property for sale as it neared completion. The property was listed by Sample Agent with a brokerage. The buyer purchased the building for owner occupancy. |',
+        '| Adjusted Price: | $1,750,000 |\n| --- | --- |\n| Comments: | The seller is a builder who first put up the building to use it himself, then chose to offer it for sale when it was nearly finished. The property was listed by Sample Agent with a brokerage. The buyer bought the building to use it himself. |',
       ),
       page(
         'Additional',
