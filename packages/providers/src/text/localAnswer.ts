@@ -2159,6 +2159,14 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     /\b(inspect(ed)?|includ(ed|e)|check(ed)?|test(ed)?|scope|access(ed|ible)?)\b/i.test(query);
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
+  // How many of a label's words the question asks: said, framed, focused on, or related.
+  const askedIn = (words: readonly string[]): number =>
+    words.filter(
+      (w) =>
+        w === frame ||
+        focus.some((t) => sameWord(t, w)) ||
+        terms.some((t) => sameWord(t, w) || (RELATED[t] ?? []).some((r) => sameWord(r, w))),
+    ).length;
   // "the hotspot temperature": the word before what is asked says which one.
   const queryWords = foldWords(query);
   const modifier =
@@ -2542,13 +2550,6 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       const valueSet = new Set(valueWords);
       const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueSet));
       if (named.length > 0 && !finding && !passage && !valueSays && !roleInBrackets) {
-        const askedIn = (words: readonly string[]): number =>
-          words.filter(
-            (w) =>
-              w === frame ||
-              focus.some((t) => sameWord(t, w)) ||
-              terms.some((t) => sameWord(t, w) || (RELATED[t] ?? []).some((r) => sameWord(r, w))),
-          ).length;
         // A table row's value says its columns' titles ("Land: 2022 Assessed Value: $1,606;
         // 2022 Taxes: $292.18"): where they name every word matched outside the row's label,
         // they label its figures as much as the label does.
