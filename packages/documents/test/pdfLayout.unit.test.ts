@@ -1275,3 +1275,53 @@ describe('PDF layout of a state inspection form filled in by a program', () => {
       }
   });
 });
+
+describe('PDF layout analysis: a flyer in two columns', () => {
+  // A listing flyer's first page (PDF units, 792 high): a headline in 40 pt and its blurb left;
+  // the address, price and figures right, in type of their own sizes on baselines of their own;
+  // below a photo's band, the agent's card left and a call to action right.
+  const left = [
+    rawItem('Sample Realty', 64, 739, 16),
+    rawItem('LISTING REPORT', 37, 717, 6.5),
+    rawItem('HOME', 37, 674, 40),
+    rawItem('WORTH A LOOK', 37, 636, 40),
+    rawItem('A bright open kitchen, wide slider doors', 37, 575, 11.5),
+    rawItem('and a backyard made for guests on a', 37, 559, 11.5),
+    rawItem('quiet street near the park and schools.', 37, 543, 11.5),
+    rawItem('Sample Person', 124, 214, 17),
+    rawItem('Listing Specialist', 124, 200, 8.6),
+    rawItem('+15550100100', 50, 160, 8.6),
+  ];
+  const right = [
+    rawItem('SALE REPORT', 470, 742, 8),
+    rawItem('SNAPSHOT', 351, 704, 6.5),
+    rawItem('12 Sample Lane,', 351, 679, 20),
+    rawItem('Springfield, ST 00000', 351, 657, 20),
+    rawItem('$500,000', 351, 621, 24),
+    rawItem('BEDS', 359, 592, 6.5),
+    rawItem('4', 359, 572, 13),
+    rawItem('Live listing and showing', 339, 210, 16),
+  ];
+
+  it('reads each column in turn, block by block', () => {
+    const sections = analysePages([{ height: 792, items: [...left, ...right] }]);
+    const lines = sections.flatMap((s) => paragraphs(s.markdown));
+    // Not spliced into the headline row by row ("HOME 12 Sample Lane,").
+    expect(sections.map((s) => s.name)).toContain('HOME WORTH A LOOK');
+    expect(lines).toContain('Snapshot: 12 Sample Lane, Springfield, ST 00000 $500,000');
+    // The upper block's right column comes before the lower block.
+    const address = lines.indexOf('Snapshot: 12 Sample Lane, Springfield, ST 00000 $500,000');
+    expect(lines.indexOf('+15550100100')).toBeGreaterThan(address);
+  });
+
+  it('reads rows across when the columns share their baselines, as a form does', () => {
+    const rows = ['Roof', 'Siding', 'Gutters', 'Windows'].flatMap((label, k) => [
+      rawItem(`${label}:`, 37, 700 - k * 20, 11.5),
+      rawItem(`Good ${k}`, 351, 700 - k * 20, 11.5),
+    ]);
+    const sections = analysePages([{ height: 792, items: rows }]);
+    const lines = sections.flatMap((s) => paragraphs(s.markdown));
+    expect(lines).toContain('Roof: Good 0');
+    expect(lines).toContain('Windows: Good 3');
+  });
+});

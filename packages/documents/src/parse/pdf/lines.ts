@@ -288,9 +288,112 @@ export function groupLines(page: number, items: Item[]): Line[] {
   return lines.filter((l) => l.text !== '');
 }
 
+/** A gutter at least this many points wide may part a designed page's two columns. */
+const GUTTER = 10;
+/** Baselines this close (points) are one row's. */
+const SHARED_BASELINE = 1;
+/** At most this share of a two-column page's lines may sit on a baseline of the other column. */
+const MAX_SHARED_ROWS = 0.25;
+/** Each of a designed page's columns has at least this many lines beside none of the other's. */
+const MIN_ALONE = 2;
+/** Sizes this many times apart are a designed page's headline and its small print. */
+const SPLICED_SIZES = 1.5;
+/** Read across, at least this many lines of a designed page would meet lines of other sizes. */
+const MIN_SPLICED = 2;
+
+/**
+ * A designed page's two columns read one after the other (a listing flyer: the headline and its
+ * blurb left, the address, price and figures right, each in type of its own size). Read row by
+ * row, the two columns' lines of different sizes meet near one baseline and splice into one line
+ * ("PROPERTY 124 Oak Street,"). A page is read by columns only when all of these hold:
+ * - one gutter, and only one, runs clear from its top to its bottom, near its middle;
+ * - each side has three lines or more, and two or more beside no line of the other side;
+ * - few lines of either side sit on a baseline of the other (a table's or a form's columns
+ *   share their rows' baselines);
+ * - read across, two lines or more would meet a line of the other side in type half as large or
+ *   less (a form's labels and values, a list's ratings, differ a little in size if at all).
+ * Blocks parted by a wide empty band (a photo across the columns) are read in turn, each left
+ * then right. Null when the page is not such a page. Pure.
+ */
+function columnLines(page: number, items: readonly Item[]): Line[] | null {
+  const gutter = clearGutter(items);
+  if (gutter === null) return null;
+  const sides = (block: readonly Item[]): [Line[], Line[]] => [
+    groupLines(
+      page,
+      block.filter((it) => it.x < gutter),
+    ),
+    groupLines(
+      page,
+      block.filter((it) => it.x >= gutter),
+    ),
+  ];
+  const [left, right] = sides(items);
+  if (left.length < 3 || right.length < 3) return null;
+  const sharing = (side: readonly Line[], other: readonly Line[]): number =>
+    side.filter((l) => other.some((o) => Math.abs(o.y - l.y) <= SHARED_BASELINE)).length;
+  if (sharing(left, right) + sharing(right, left) > MAX_SHARED_ROWS * (left.length + right.length))
+    return null;
+  // Each side has lines of its own, beside no line of the other: a column of ratings set right
+  // of a list's items, each a little off its item's baseline, has none.
+  const near = (l: Line, o: Line): boolean => Math.abs(o.y - l.y) <= 0.4 * Math.max(o.size, l.size);
+  const alone = (side: readonly Line[], other: readonly Line[]): number =>
+    side.filter((l) => !other.some((o) => near(l, o))).length;
+  if (alone(left, right) < MIN_ALONE || alone(right, left) < MIN_ALONE) return null;
+  // And read across, lines of very different sizes would meet: a form's labels and values, a
+  // header's fields, differ a little in size if at all.
+  const spliced = left.filter((l) =>
+    right.some(
+      (o) => near(l, o) && Math.max(l.size, o.size) >= SPLICED_SIZES * Math.min(l.size, o.size),
+    ),
+  ).length;
+  if (spliced < MIN_SPLICED) return null;
+  return blocksOf(items).flatMap((block) => sides(block).flat());
+}
+
+/** An empty band this many body sizes high parts a designed page's blocks. */
+const BLOCK_GAP = 4;
+
+/** Items in blocks parted by empty bands across the page, top block first. Pure. */
+function blocksOf(items: readonly Item[]): Item[][] {
+  const sizes = items.map((it) => it.size).sort((a, b) => a - b);
+  const gap = BLOCK_GAP * (sizes[Math.floor(sizes.length / 2)] ?? 0);
+  const blocks: Item[][] = [];
+  let low = Number.POSITIVE_INFINITY;
+  for (const it of [...items].sort((p, q) => q.y + q.size - (p.y + p.size))) {
+    const block = blocks[blocks.length - 1];
+    if (block === undefined || it.y + it.size < low - gap) blocks.push([it]);
+    else block.push(it);
+    low = Math.min(low, it.y);
+  }
+  return blocks;
+}
+
+/**
+ * The middle of the one band of the page that no text item crosses from top to bottom, when
+ * it is at least `GUTTER` wide and lies in the middle half of the text's width; else null. A
+ * page with two such bands or more is a table's or tiles' columns, not two columns of text. Pure.
+ */
+function clearGutter(items: readonly Item[]): number | null {
+  const spans = items.map((it) => [it.x, it.x + it.width] as const).sort((p, q) => p[0] - q[0]);
+  const from = spans[0]?.[0];
+  if (from === undefined) return null;
+  const to = Math.max(...spans.map((s) => s[1]));
+  let reach = from;
+  const gutters: number[] = [];
+  for (const [x, end] of spans) {
+    if (x - reach >= GUTTER) gutters.push((x + reach) / 2);
+    reach = Math.max(reach, end);
+  }
+  const at = gutters[0];
+  if (gutters.length !== 1 || at === undefined) return null;
+  return at > from + (to - from) / 4 && at < to - (to - from) / 4 ? at : null;
+}
+
 export function pageLines(page: number, rawItems: readonly RawTextItem[]): Line[] {
   const { upright, other, dominant } = readingItems(rawItems);
-  const lines = groupLines(page, withoutStackedLetters(upright));
+  const items = withoutStackedLetters(upright);
+  const lines = columnLines(page, items) ?? groupLines(page, items);
   const titles = dominant === 0 ? marginTitles(page, lines, other) : [];
   const rest = other.filter((it) => !titles.some((t) => t.item === it));
   return [...withMarginTitles(lines, titles), ...groupLines(page, rest)];
