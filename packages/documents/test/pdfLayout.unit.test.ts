@@ -1314,6 +1314,14 @@ describe('PDF layout analysis: a flyer in two columns', () => {
     expect(lines.indexOf('+15550100100')).toBeGreaterThan(address);
   });
 
+  it('keeps a name set large over a role under it as text, not as a heading', () => {
+    const sections = analysePages([{ height: 792, items: [...left, ...right] }]);
+    const lines = sections.flatMap((s) => paragraphs(s.markdown));
+    expect(sections.map((s) => s.name)).not.toContain('Sample Person');
+    expect(lines).toContain('Sample Person');
+    expect(lines.indexOf('Listing Specialist')).toBe(lines.indexOf('Sample Person') + 1);
+  });
+
   it('reads rows across when the columns share their baselines, as a form does', () => {
     const rows = ['Roof', 'Siding', 'Gutters', 'Windows'].flatMap((label, k) => [
       rawItem(`${label}:`, 37, 700 - k * 20, 11.5),

@@ -68,7 +68,8 @@ export function fontHeadings(
     /\p{L}/u.test(l.text) &&
     !numeric(l.text) &&
     !inParagraph(lines, i) &&
-    !titlesOverFigures(lines, i);
+    !titlesOverFigures(lines, i) &&
+    !nameOverRole(lines, i);
   const marks: { at: number; span: number; size: number; page: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
@@ -155,6 +156,30 @@ export function fontHeadings(
   return [...sized, ...styled, ...centred, ...margin, ...numbered]
     .filter((m) => !onCover(m))
     .sort((a, b) => a.at - b.at);
+}
+
+/** A person's name: two or three words, each with a capital ("Sample Person", "A. Sample"). */
+const PERSON_NAME = /^\p{Lu}[\p{Ll}.'-]*(?:\s+\p{Lu}[\p{Ll}.'-]*){1,2}$/u;
+/** A role under a name, a few words ending in the role ("Listing Specialist", "Home Inspector"). */
+const ROLE_LINE =
+  /^(?:[\p{L}.&-]+\s+){0,3}(?:agent|specialist|inspector|realtor|broker|appraiser|engineer|surveyor|consultant|manager|director|owner|assessor|advis[eo]r)s?$/iu;
+
+/**
+ * A person's name set large right over their role in smaller type, a contact card's or a
+ * signature's ("Sample Person" over "Listing Specialist"): a name to find, not a section's
+ * title. Pure.
+ */
+function nameOverRole(lines: readonly Line[], i: number): boolean {
+  const line = lines[i] as Line;
+  const next = lines[i + 1];
+  return (
+    next !== undefined &&
+    next.page === line.page &&
+    next.size < line.size &&
+    line.y - next.y < 2 * line.size &&
+    PERSON_NAME.test(line.text) &&
+    ROLE_LINE.test(next.text)
+  );
 }
 
 /**
