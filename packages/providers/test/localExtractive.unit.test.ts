@@ -2551,6 +2551,26 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('Who is buying the property?', docs)).toContain('Sample Person (purchaser)');
   });
+  it("names an agent from a card's name over the role under it", () => {
+    const docs = numbered([
+      page(
+        'Home Worth a Look',
+        'Flyer.pdf p. 1',
+        'A bright open kitchen and a backyard made for guests.\n\nListing snapshot: 12 Sample Lane, Springfield $500,000\n\nSample Person\n\nListing Specialist Sample Realty\n\n+15550100100 agent@sample.example\n\nOpen the listing, chat with the home, or request a showing from the listing page.',
+      ),
+    ]);
+    expect(lead('Who is the listing agent?', docs)).toContain('Sample Person');
+    // A sentence under a title is no card's line, though it opens with a role.
+    const form = numbered([
+      page('Appraisal', 'A.pdf p. 1', 'Prepared By: Sample Person, Sample Appraisals'),
+      page(
+        'Certification',
+        'A.pdf p. 6',
+        'Certification Statement: The appraiser certifies and agrees that this appraisal report was prepared in accordance with the requirements of the act in effect at the time the appraiser signs the appraisal certification.',
+      ),
+    ]);
+    expect(localAnswer(form, 'Who prepared the appraisal?')).not.toContain('certifies');
+  });
   it("answers what the land is worth with the appraiser's land value, not the assessor's", () => {
     const docs = numbered([
       page(

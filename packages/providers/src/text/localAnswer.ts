@@ -1561,6 +1561,17 @@ function namesNoOne(value: string): boolean {
   return !/\p{Ll}/u.test(v) && /\b(PLEASE|PROVIDE|MUST|SHALL)\b/.test(v);
 }
 
+/**
+ * A card's line under a name: a role in its first few words, then little else ("Listing
+ * Specialist Sample Realty"); not a sentence ("The appraiser certifies …").
+ */
+const ROLE_FIRST = new RegExp(
+  `^\\s*(?!(?:the|a|an|this|that|these|those|our|we)\\b)(?:\\p{L}+\\s+){0,2}${PERSON_LABEL.source}`,
+  'iu',
+);
+/** Words a card's line under a name has at most. */
+const CARD_LINE_WORDS = 8;
+
 /** Words of a firm's name: a firm named after "by" is no person. */
 const FIRM =
   /\b(ltd|pvt|inc|llc|llp|plc|gmbh|limited|consultants?|solutions|services|company|co|group|corp|corporation|industries|industrial|associates)\b/i;
@@ -2228,6 +2239,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
           !namesNoOne(valueText)) ||
           // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
           (/^(full )?name$/i.test(labelText.trim()) && PERSON_VALUE.test(valueText.trim())) ||
+          // "Sample Person: Listing Specialist …": a card's name over the role under it.
+          (PERSON_VALUE.test(labelText.trim()) &&
+            ROLE_FIRST.test(valueText) &&
+            valueText.trim().split(/\s+/).length <= CARD_LINE_WORDS) ||
           // "Company Name: DEF Bank" on a lender's card: a party, named.
           (/^(company|business|firm|organi[sz]ation|entity) name$/i.test(labelText.trim()) &&
             /^\p{Lu}/u.test(valueText.trim()) &&
