@@ -1314,6 +1314,19 @@ describe('PDF layout analysis: a flyer in two columns', () => {
     expect(lines.indexOf('+15550100100')).toBeGreaterThan(address);
   });
 
+  it('reads a page of one block its left column first, then its right', () => {
+    const top = (it: RawTextItem) => (it.transform as number[])[5]! > 500;
+    const sections = analysePages([
+      { height: 792, items: [...left.filter(top), ...right.filter(top)] },
+    ]);
+    const lines = sections.flatMap((s) => paragraphs(s.markdown));
+    const blurb = lines.findIndex((l) => l.startsWith('A bright open kitchen'));
+    expect(blurb).toBeGreaterThanOrEqual(0);
+    expect(
+      lines.indexOf('Snapshot: 12 Sample Lane, Springfield, ST 00000 $500,000'),
+    ).toBeGreaterThan(blurb);
+  });
+
   it('keeps a name set large over a role under it as text, not as a heading', () => {
     const sections = analysePages([{ height: 792, items: [...left, ...right] }]);
     const lines = sections.flatMap((s) => paragraphs(s.markdown));

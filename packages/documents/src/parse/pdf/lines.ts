@@ -310,8 +310,9 @@ const MIN_SPLICED = 2;
  * - each side has three lines or more, and two or more beside no line of the other side;
  * - few lines of either side sit on a baseline of the other (a table's or a form's columns
  *   share their rows' baselines);
- * - read across, two lines or more would meet a line of the other side in type half as large or
- *   less (a form's labels and values, a list's ratings, differ a little in size if at all).
+ * - read across, two lines or more would meet a line of the other side in type two thirds as
+ *   large or less (a form's labels and values, a list's ratings, differ a little in size if at
+ *   all).
  * Blocks parted by a wide empty band (a photo across the columns) are read in turn, each left
  * then right. Null when the page is not such a page. Pure.
  */
@@ -348,7 +349,8 @@ function columnLines(page: number, items: readonly Item[]): Line[] | null {
     ),
   ).length;
   if (spliced < MIN_SPLICED) return null;
-  return blocksOf(items).flatMap((block) => sides(block).flat());
+  const blocks = blocksOf(items);
+  return blocks.length === 1 ? [...left, ...right] : blocks.flatMap((b) => sides(b).flat());
 }
 
 /** An empty band this many body sizes high parts a designed page's blocks. */
