@@ -353,7 +353,7 @@ function columnLines(page: number, items: readonly Item[]): Line[] | null {
   return blocks.length === 1 ? [...left, ...right] : blocks.flatMap((b) => sides(b).flat());
 }
 
-/** An empty band this many body sizes high parts a designed page's blocks. */
+/** An empty band this many of the page's median type sizes high parts its blocks. */
 const BLOCK_GAP = 4;
 
 /** Items in blocks parted by empty bands across the page, top block first. Pure. */
