@@ -305,7 +305,7 @@ const MIN_SPLICED = 2;
  * A designed page's two columns read one after the other (a listing flyer: the headline and its
  * blurb left, the address, price and figures right, each in type of its own size). Read row by
  * row, the two columns' lines of different sizes meet near one baseline and splice into one line
- * ("PROPERTY 124 Oak Street,"). A page is read by columns only when all of these hold:
+ * ("PROPERTY 12 Sample Lane,"). A page is read by columns only when all of these hold:
  * - one gutter, and only one, runs clear from its top to its bottom, near its middle;
  * - each side has three lines or more, and two or more beside no line of the other side;
  * - few lines of either side sit on a baseline of the other (a table's or a form's columns
