@@ -1315,7 +1315,7 @@ describe('PDF layout analysis: a flyer in two columns', () => {
   });
 
   it('reads a page of one block its left column first, then its right', () => {
-    const top = (it: RawTextItem) => (it.transform as number[])[5]! > 500;
+    const top = (item: RawTextItem) => ((item.transform as number[])[5] ?? 0) > 500;
     const sections = analysePages([
       { height: 792, items: [...left.filter(top), ...right.filter(top)] },
     ]);
