@@ -1335,6 +1335,14 @@ describe('PDF layout analysis: a flyer in two columns', () => {
     expect(lines.indexOf('Listing Specialist')).toBe(lines.indexOf('Sample Person') + 1);
   });
 
+  it('reads a hostile page of a quarter of a million text items without running out of stack', () => {
+    // More items than a call takes arguments: looking for a gutter must not spread them.
+    const items = Array.from({ length: 250_000 }, (_, k) =>
+      rawItem('w', 40 + (k % 50) * 10, 700 - Math.floor(k / 50) * 0.1),
+    );
+    expect(() => analysePages([{ height: 792, items }])).not.toThrow();
+  }, 20_000);
+
   it('reads rows across when the columns share their baselines, as a form does', () => {
     const rows = ['Roof', 'Siding', 'Gutters', 'Windows'].flatMap((label, k) => [
       rawItem(`${label}:`, 37, 700 - k * 20, 11.5),

@@ -380,7 +380,8 @@ function clearGutter(items: readonly Item[]): number | null {
   const spans = items.map((it) => [it.x, it.x + it.width] as const).sort((p, q) => p[0] - q[0]);
   const from = spans[0]?.[0];
   if (from === undefined) return null;
-  const to = Math.max(...spans.map((s) => s[1]));
+  // A loop, not Math.max(...): a hostile page may hold more items than a call takes arguments.
+  const to = spans.reduce((most, s) => Math.max(most, s[1]), from);
   let reach = from;
   const gutters: number[] = [];
   for (const [x, end] of spans) {
