@@ -266,6 +266,9 @@ function addWords(words: Word[], it: Item, text: string, spaced: boolean): void 
   }
 }
 
+/** Baselines within this share of the larger type size are one line's. */
+const ONE_LINE = 0.4;
+
 /** Groups items into lines: by baseline (top to bottom), then left to right. */
 export function groupLines(page: number, items: Item[]): Line[] {
   const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
@@ -274,7 +277,10 @@ export function groupLines(page: number, items: Item[]): Line[] {
   let baseline = 0;
   let bucketSize = 0;
   for (const it of sorted) {
-    if (bucket.length > 0 && Math.abs(it.y - baseline) <= 0.4 * Math.max(bucketSize, it.size)) {
+    if (
+      bucket.length > 0 &&
+      Math.abs(it.y - baseline) <= ONE_LINE * Math.max(bucketSize, it.size)
+    ) {
       bucket.push(it);
       bucketSize = Math.max(bucketSize, it.size);
       continue;
@@ -335,9 +341,11 @@ function columnLines(page: number, items: readonly Item[]): Line[] | null {
     side.filter((l) => other.some((o) => Math.abs(o.y - l.y) <= SHARED_BASELINE)).length;
   if (sharing(left, right) + sharing(right, left) > MAX_SHARED_ROWS * (left.length + right.length))
     return null;
-  // Each side has lines of its own, beside no line of the other: a column of ratings set right
-  // of a list's items, each a little off its item's baseline, has none.
-  const near = (l: Line, o: Line): boolean => Math.abs(o.y - l.y) <= 0.4 * Math.max(o.size, l.size);
+  // Each side has lines of its own, beside no line of the other (none `groupLines` would join it
+  // with): a column of ratings set right of a list's items, each a little off its item's
+  // baseline, has none.
+  const near = (l: Line, o: Line): boolean =>
+    Math.abs(o.y - l.y) <= ONE_LINE * Math.max(o.size, l.size);
   const alone = (side: readonly Line[], other: readonly Line[]): number =>
     side.filter((l) => !other.some((o) => near(l, o))).length;
   if (alone(left, right) < MIN_ALONE || alone(right, left) < MIN_ALONE) return null;
