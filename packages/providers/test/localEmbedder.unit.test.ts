@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDING_DIMENSIONS, LocalEmbedder, foldWords } from '../src/index.js';
+import { EMBEDDING_DIMENSIONS, LocalEmbedder, answerKinds, foldWords } from '../src/index.js';
 
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
 
@@ -40,6 +40,53 @@ describe('LocalEmbedder', () => {
       'Property Listing Status: Pending',
     ]);
     expect(cosine(asked!, vacant!)).toBeGreaterThan(cosine(asked!, listed!) + 0.05);
+  });
+
+  it('brings a question nearer the line that holds the kind of answer it asks for', async () => {
+    const pairs: [string, string, string][] = [
+      [
+        'When was the property inspected?',
+        'Property inspected: 03/14/2024, weather clear',
+        'Property inspected: visually, weather clear',
+      ],
+      [
+        'How much will the roof repairs cost?',
+        'Roof repairs: about $4,500 for the flashing',
+        'Roof repairs: reseal all of the flashing',
+      ],
+      [
+        'Who carried out the structural inspection?',
+        'Structural inspection carried out by a chartered engineer',
+        'Structural inspection carried out over two days',
+      ],
+      [
+        'What condition is the water heater in?',
+        'Water heater: 50 gallon, gas, condition fair',
+        'Water heater: 50 gallon, gas, condition noted',
+      ],
+    ];
+    for (const [question, holds, other] of pairs) {
+      const [q, a, b] = await embedder.embed([question, holds, other]);
+      expect(cosine(q!, a!), question).toBeGreaterThan(cosine(q!, b!) + 0.05);
+    }
+  });
+
+  it('reads the kind a question asks for, and the kinds a text holds', () => {
+    expect(answerKinds('When was the house inspected?')).toEqual(['date']);
+    expect(answerKinds('when was the inspection done')).toEqual(['date']);
+    // A year, not a date: "Year Built: 1930" holds no date.
+    expect(answerKinds('When was the house built?')).toEqual([]);
+    expect(answerKinds('What did comparable 2 sell for?')).toEqual(['sum']);
+    expect(answerKinds('Who appraised the property?')).toEqual(['person']);
+    // A lender or a client may be a bank.
+    expect(answerKinds('Who is the lender?')).toEqual([]);
+    expect(answerKinds('What condition rating did the appraiser give?')).toEqual(['condition']);
+    expect(answerKinds('Inspected by a licensed inspector on May 3, 2025 for $450')).toEqual([
+      'date',
+      'sum',
+      'person',
+    ]);
+    expect(answerKinds('Roof covering: asphalt shingles, two layers')).toEqual([]);
   });
 
   it('folds accents like the keyword leg', () => {

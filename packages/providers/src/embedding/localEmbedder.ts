@@ -59,6 +59,71 @@ const CONCEPT_OF: ReadonlyMap<string, string> = new Map(
   Object.entries(CONCEPTS).flatMap(([concept, words]) => words.map((w) => [w, concept] as const)),
 );
 
+/**
+ * Kinds of answer that a question asks for and that a text holds: a question that asks "when"
+ * is nearer a text that holds a date, "how much … cost" one that holds a sum, "who carried out"
+ * one that names a person by their role. A lexical embedder cannot see that "When was the
+ * property inspected?" is answered by "Inspection: 03/14/2024" rather than by every other line
+ * on inspecting; the kind adds one feature on both sides, the same one, so such a pair comes
+ * closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question when it is short
+ * and ends with a question mark or opens with a question word.
+ */
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const HOLDS_DATE = new RegExp(
+  [
+    `\\b${MONTH}\\.? \\d{1,2},? \\d{4}\\b`, // May 15, 2026
+    `\\b\\d{1,2} ${MONTH}\\.? \\d{4}\\b`, // 15 May 2026
+    '\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b', // 05/15/2026
+    '\\b\\d{4}-\\d{2}-\\d{2}\\b', // 2026-05-15
+  ].join('|'),
+  'i',
+);
+const HOLDS_SUM = /[$£€]\s?\d/;
+const HOLDS_PERSON =
+  /\b(?:prepared by|inspected by|inspector|appraiser|engineer|surveyor|signed|signature|licen[cs]e|certified|agent|broker|realtor|thermographer)\b/i;
+/** "When was it built (sold, replaced …)?" asks a year, which a line of dates does not answer. */
+const ASKS_DATE = /^\s*when\b|\bwhat (?:date|day)\b/i;
+const ASKS_YEAR =
+  /\b(?:built|constructed|installed|replaced|renovated|remodell?ed|updated|added|erected|sold|bought|purchased|acquired|transferred)\b/i;
+const ASKS_SUM =
+  /\b(?:cost|costs|price|priced|fee|fees|pay|paid|sell for|sold for|worth|rent|tax|taxes|charge)\b/i;
+/** "Who is the lender?" may name a bank; "Who carried out …?", "Who is the inspector?" a person. */
+const ASKS_PERSON =
+  /^\s*who\b(?=.*\b(?:inspector|appraiser|engineer|surveyor|agent|broker|realtor|assistant|thermographer|did|\w+ed)\b)/i;
+/** "What condition is the roof in?" of "Roof: Fair", "Condition rating: C3". */
+const ASKS_CONDITION = /\b(?:condition|rated|rating|state of repair)\b|\bhow good\b/i;
+const HOLDS_CONDITION =
+  /\b(?:good|fair|poor|satisfactory|serviceable|deficient|excellent|average|C[1-6])\b/i;
+const QUESTION_WORD = /^\s*(?:who|when|what|which|how|where|why)\b/i;
+const QUESTION_WORDS_MAX = 30;
+/** A kind weighs twice a word: it stands for the one thing the question cannot name. */
+const ANSWER_KIND_WEIGHT = 2;
+
+function isQuestion(text: string): boolean {
+  return (
+    (/\?\s*$/.test(text) || QUESTION_WORD.test(text)) &&
+    foldWords(text).length <= QUESTION_WORDS_MAX
+  );
+}
+
+/** The kinds of answer `text` asks for (a question) or holds (any other text). Pure. */
+export function answerKinds(text: string): string[] {
+  const kinds: string[] = [];
+  if (isQuestion(text)) {
+    if (ASKS_DATE.test(text) && !ASKS_YEAR.test(text)) kinds.push('date');
+    if (ASKS_SUM.test(text)) kinds.push('sum');
+    if (ASKS_PERSON.test(text)) kinds.push('person');
+    if (ASKS_CONDITION.test(text)) kinds.push('condition');
+  } else {
+    if (HOLDS_DATE.test(text)) kinds.push('date');
+    if (HOLDS_SUM.test(text)) kinds.push('sum');
+    if (HOLDS_PERSON.test(text)) kinds.push('person');
+    if (HOLDS_CONDITION.test(text)) kinds.push('condition');
+  }
+  return kinds;
+}
+
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
@@ -106,6 +171,7 @@ export class LocalEmbedder implements Embedder {
       for (let j = 0; j + 3 <= padded.length; j++) bump(`c:${padded.slice(j, j + 3)}`);
     }
     const v = new Float64Array(EMBEDDING_DIMENSIONS);
+    for (const kind of answerKinds(text)) add(v, `a:${kind}`, ANSWER_KIND_WEIGHT);
     for (const [feature, n] of counts) {
       const kind = feature[0];
       const weight = kind === 'w' ? 1 : kind === 'k' ? CONCEPT_WEIGHT : kind === 'b' ? 0.5 : 0.25;
