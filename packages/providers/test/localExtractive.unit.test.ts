@@ -2571,6 +2571,19 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(localAnswer(form, 'Who prepared the appraisal?')).not.toContain('certifies');
   });
+  it('names who carried out an inspection, not the client it was done for', () => {
+    const docs = numbered([
+      page(
+        'STRUCTURAL INSPECTION REPORT',
+        'S.pdf p. 1',
+        'Report Reference: INS-0001\n\nClient: Sample Industrial Ltd.\n\nInspected By: Er. Sample Engineer, B.E. Civil\n\nInspection Firm: Sample Consultants Ltd.',
+      ),
+    ]);
+    expect(lead('Who carried out the structural inspection?', docs)).toContain('Sample Engineer');
+    // Asked about the party, the party answers.
+    expect(lead('Who is the client?', docs)).toContain('Sample Industrial');
+    expect(lead('Who was the inspection carried out for?', docs)).toContain('Sample Industrial');
+  });
   it("answers what the land is worth with the appraiser's land value, not the assessor's", () => {
     const docs = numbered([
       page(

@@ -1528,6 +1528,16 @@ function onlyDate(value: string): boolean {
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller|completed by|signed by|written by|performed by|conducted by)s?\b/i;
 
+/** Parties to a report, not its authors: the client, the owner, the buyer … */
+const PARTY_ROLE =
+  /\b(client|owner|landlord|tenant|borrower|buyer|purchaser|seller|lender|for)s?\b|\b(owns|owned|buying|selling|bought|sold)\b/i;
+/** Roles of the people who do a report's work. */
+const DOER_ROLE =
+  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|prepared by|reviewed by|completed by|signed by|written by|performed by|conducted by)s?\b/i;
+/** A deed asked of someone: "who carried out / did / prepared / inspected …". */
+const DEED =
+  /\bwho\s+(?:has\s+|have\s+)?(?:carried|did|conducted|performed|prepared|completed|inspected|surveyed|appraised|signed|wrote|assisted|reviewed|undertook|made the)\b/i;
+
 /** "Which lender / client / appraiser …": a question of who, by the party's role. */
 const WHICH_PARTY = new RegExp(
   `^\\s*which (?:${PERSON_LABEL.source}|\\b(?:lender|bank|insurer)\\b)`,
@@ -1993,6 +2003,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     (/^\s*(who|whose)\b/i.test(query) && !/\bwho (made|manufactured|makes|built)\b/i.test(query)) ||
     WHICH_PARTY.test(query);
   if (who && !terms.includes('who')) terms.push('who');
+  // "Who carried out the inspection?" asks who did the work, not whom it was done for: a party
+  // to the report ("Client: Sample Industrial Ltd.") does not answer it by its role.
+  const asksDoer = who && DEED.test(query) && !PARTY_ROLE.test(query);
   // "How much does the verification cost?": an amount of money answers it.
   const price =
     (/\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b/i.test(query) &&
@@ -2235,6 +2248,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       roleInBrackets ||
       (f.labelled &&
         ((PERSON_LABEL.test(labelText.replace(POSSESSED, '')) &&
+          !(asksDoer && PARTY_ROLE.test(labelText) && !DOER_ROLE.test(labelText)) &&
           valueText.trim().split(/\s+/).length <= 12 &&
           !namesNoOne(valueText)) ||
           // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
