@@ -2584,6 +2584,23 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Who is the client?', docs)).toContain('Sample Industrial');
     expect(lead('Who was the inspection carried out for?', docs)).toContain('Sample Industrial');
   });
+  it('answers "when" with the time of what is asked, not with a date that names nothing asked', () => {
+    const docs = numbered([
+      page(
+        'Short Term Rental Feasibility Report',
+        'R.pdf p. 1',
+        '| Source | Proj. Annual Revenue | Occupancy Rate | Average Daily Rental Rate | High Season / Low Season | Operating Expenses (yr) |\n| --- | --- | --- | --- | --- | --- |\n| Source One | $76,200 | 65% | $321 | March/September | $27,400 |\n| Source Two | $31,799 | 55% | $159 | March/September | $9,060 |',
+      ),
+      page(
+        'Standards Compliance Commentary',
+        'R.pdf p. 4',
+        'This work is an analysis, not an appraisal, so the standards for appraisal reports do not apply to it. The distinction matters for the services provided.\n\nCompleted by\n\nSample Person\n\n4/27/2026',
+      ),
+    ]);
+    expect(lead('When is the high season?', docs)).toContain('March/September');
+    // Asked of the date itself, the date answers.
+    expect(lead('When was the analysis completed?', docs)).toContain('4/27/2026');
+  });
   it("answers what the land is worth with the appraiser's land value, not the assessor's", () => {
     const docs = numbered([
       page(

@@ -1528,6 +1528,8 @@ function onlyDate(value: string): boolean {
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller|completed by|signed by|written by|performed by|conducted by)s?\b/i;
 
+/** What a date that names nothing else asked keeps of its score, for "when". */
+const ONLY_WHEN = 0.6;
 /** Parties to a report, not its authors: the client, the owner, the buyer … */
 const PARTY_ROLE =
   /\b(client|owner|landlord|tenant|borrower|buyer|purchaser|seller|lender|for)s?\b|\b(owns|owned|buying|selling|bought|sold)\b/i;
@@ -2430,6 +2432,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     }
     // Who: the person named under their role answers; a fact naming no one does not, and one
     // naming someone but nothing else asked names someone else.
+    // When: a date alone ("4/27/2026") says when something happened, not what; a fact that
+    // names nothing else asked is some other event's date ("When is the high season?").
+    if (
+      when &&
+      matched.length > 0 &&
+      matched.every((t) => t === 'date' || t === 'dated') &&
+      terms.some((t) => t !== 'date' && t !== 'dated' && !REPORT_EVENT.test(t))
+    )
+      score *= ONLY_WHEN;
     if (who) {
       const onlyWho = matched.length === 1 && terms.length >= 2 && !byRole;
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
