@@ -70,6 +70,11 @@ const CONCEPT_OF: ReadonlyMap<string, string> = new Map(
  */
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+/**
+ * Narrower than the answerer's `DATE_VALUE`: no ordinal after a day ("15th"), and a date in
+ * figures only with slashes or as 2026-05-15, as "1.5.10" is rarely a date. Measured with that
+ * one instead: two answers fewer over the twenty sets.
+ */
 const HOLDS_DATE = new RegExp(
   [
     `\\b${MONTH}\\.? \\d{1,2},? \\d{4}\\b`, // May 15, 2026
