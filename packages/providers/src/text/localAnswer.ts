@@ -1533,9 +1533,11 @@ const ONLY_WHEN = 0.6;
 /** Parties to a report, not its authors: the client, the owner, the buyer … */
 const PARTY_ROLE =
   /\b(client|owner|landlord|tenant|borrower|buyer|purchaser|seller|lender|for)s?\b|\b(owns|owned|buying|selling|bought|sold)\b/i;
-/** Roles of the people who do a report's work. */
-const DOER_ROLE =
-  /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|prepared by|reviewed by|completed by|signed by|written by|performed by|conducted by)s?\b/i;
+const PARTY_ROLES = new RegExp(PARTY_ROLE.source, 'gi');
+/** Whether a label names a party and no one else ("Client", not "Client / Inspector"). Pure. */
+function namesOnlyParty(label: string): boolean {
+  return PARTY_ROLE.test(label) && !PERSON_LABEL.test(label.replace(PARTY_ROLES, ' '));
+}
 /** A deed asked of someone: "who carried out / did / prepared / inspected …". */
 const DEED =
   /\bwho\s+(?:has\s+|have\s+)?(?:carried|did|conducted|performed|prepared|completed|inspected|surveyed|appraised|signed|wrote|assisted|reviewed|undertook|made the)\b/i;
@@ -2250,7 +2252,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       roleInBrackets ||
       (f.labelled &&
         ((PERSON_LABEL.test(labelText.replace(POSSESSED, '')) &&
-          !(asksDoer && PARTY_ROLE.test(labelText) && !DOER_ROLE.test(labelText)) &&
+          !(asksDoer && namesOnlyParty(labelText)) &&
           valueText.trim().split(/\s+/).length <= 12 &&
           !namesNoOne(valueText)) ||
           // "Name: Sample Q Person": a person, whose role is the card's ("APPRAISER" above it).
@@ -2430,8 +2432,6 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       else if (recordOf[i] === true) score *= 1.4;
       else if (recordOf[i] === false) score *= 0.6;
     }
-    // Who: the person named under their role answers; a fact naming no one does not, and one
-    // naming someone but nothing else asked names someone else.
     // When: a date alone ("4/27/2026") says when something happened, not what; a fact that
     // names nothing else asked is some other event's date ("When is the high season?").
     if (
@@ -2441,6 +2441,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       terms.some((t) => t !== 'date' && t !== 'dated' && !REPORT_EVENT.test(t))
     )
       score *= ONLY_WHEN;
+    // Who: the person named under their role answers; a fact naming no one does not, and one
+    // naming someone but nothing else asked names someone else.
     if (who) {
       const onlyWho = matched.length === 1 && terms.length >= 2 && !byRole;
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
