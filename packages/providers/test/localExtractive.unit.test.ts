@@ -2613,6 +2613,104 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('What is the land worth?', docs)).toContain('324,135');
     expect(lead('What is the assessed value of the land?', docs)).toContain('$1,606');
   });
+  it('answers what was paid from the sentence a following "this" sentence names the thing of', () => {
+    const docs = numbered([
+      page(
+        'PROPERTY OWNERSHIP',
+        'A.pdf p. 22',
+        'The current owner of record is Sample Development LLC. The purchase price associated with this transaction was $240,595. This purchase was for the land only.',
+      ),
+      page(
+        'Improved Sale 1',
+        'A.pdf p. 70',
+        'Sales Price: $1,750,000\n\nEst. Land Value: $657,912 @ $3.72/sf',
+      ),
+    ]);
+    expect(lead('What did the owner pay for the land?', docs)).toContain('$240,595');
+    // What the land is estimated to be worth is asked in other words.
+    expect(lead('What is the estimated land value of the sale?', docs)).toContain('$657,912');
+  });
+  it('does not take "once" for a word asked', () => {
+    const docs = numbered([
+      page(
+        'Final Value Estimate',
+        'A.pdf p. 32',
+        'In regard to the septic system, I have once again referenced my interview with a local installer, who reports that septic system costs are typically $25,000.',
+      ),
+      page(
+        'Real Estate Taxes',
+        'A.pdf p. 20',
+        'Based on a tax rate of 0.90%, the estimated annual tax liability for this lot is $11,745.',
+      ),
+    ]);
+    expect(lead('What would the annual taxes be once completed?', docs)).toContain('$11,745');
+  });
+  it('answers "what is the address" with a street address, not a web address that spells one', () => {
+    const docs = numbered([
+      page(
+        'Property Report',
+        'L.pdf p. 1',
+        'The floor plan balances everyday comfort with a polished showing https://listing.example/l/demo. 124-oak-street-sampletown\n\nListing snapshot: 124 Oak Street, Sampletown, TX 78704 $865,000',
+      ),
+    ]);
+    expect(lead('What is the address?', docs)).toContain('124 Oak Street, Sampletown');
+  });
+  it("does not answer with a grid row whose subject's cell is empty", () => {
+    const docs = numbered([
+      page(
+        'Sales Comparison Approach',
+        'A.pdf p. 24',
+        '| Zoning: | None | None | None | None | None |\n| --- | --- | --- | --- | --- | --- |\n| Sales Price: | N/A | $650,000 | $1,270,000 | $560,000 | $690,000 |\n| Size/Acres: | 68.565 | 50.15 | 65.00 | 80.00 | 41.25 |\n| Price/Acre: | N/A | $12,961 | $19,538 | $7,000 | $16,727 |',
+      ),
+      page(
+        'Land Valuation',
+        'A.pdf p. 28',
+        'Given this information, I have concluded to a market value of $15,200 per acre for the subject.',
+      ),
+    ]);
+    expect(lead('What price per acre was the land valued at?', docs)).toContain('$15,200');
+    // The same row with the subject's own figure in its first cell answers as well as any.
+    const rowScore = (first: string): number =>
+      scoreFacts(
+        numbered([
+          page(
+            'Sales Comparison Approach',
+            'A.pdf p. 24',
+            `| Zoning: | None | None | None | None |\n| --- | --- | --- | --- | --- |\n| Price/Acre: | ${first} | $12,961 | $19,538 | $7,000 |`,
+          ),
+        ]),
+        'What price per acre was the land valued at?',
+      ).find((f) => f.text.startsWith('Price/Acre'))!.score;
+    expect(rowScore('N/A')).toBeLessThan(rowScore('$15,200') * 0.8);
+  });
+  it('answers a yes-or-no question with the sentence that denies what is asked', () => {
+    const docs = numbered([
+      page(
+        'Zoning',
+        'Z.pdf p. 6',
+        "The subject property's determined zoning designation and overlay district regulations were used to establish the above information.",
+      ),
+      page(
+        'Summary',
+        'Z.pdf p. 2',
+        'At the time of this report there are no applicable overlay or historic districts.',
+      ),
+    ]);
+    expect(lead('Is the property in an overlay district?', docs)).toContain(
+      'no applicable overlay',
+    );
+  });
+  it('does not read a clause that leads into a list as a label', () => {
+    const docs = numbered([
+      page(
+        'Scope of Work',
+        'U.pdf p. 19',
+        'The scope of work includes the intended use, the effective date, the subject property and its relevant characteristics. The appraiser must, at a minimum: (1) obtain and review adequate and reliable information for the subject property; (2) research, verify, and analyze adequate and reliable data for the subject market area; and (3) report the analyses.',
+      ),
+      page('Housing Trends', 'U.pdf p. 11', 'Property Value Trend: Stable'),
+    ]);
+    expect(lead('Are property values rising in the market?', docs)).toContain('Stable');
+  });
   it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
     const text =
       'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';

@@ -33,7 +33,7 @@ const STOPWORDS = new Set(
     'the and for are was were with what which who whom whose when where why how does did done ' +
     'this that these those there their them they then than have has had not but you your yours ' +
     "can could would should will shall may might must its it's into onto from about over under " +
-    'any all some such very also just only more most less much many one two per tell show give please again ' +
+    'any all some such very also just only more most less much many one two per tell show give please again once ' +
     'report say says said know there here out off our ours his her hers him she he is be been being ' +
     'home house property unit inspection inspector found noted listed described way like'
   ).split(/\s+/),
@@ -389,6 +389,8 @@ export interface Fact {
   block: number;
   /** The sentence before, for one that starts with a pronoun ("It was last serviced in 2023"). */
   prior?: string;
+  /** The sentence after, when it starts with a pronoun and so goes on about this one. */
+  next?: string;
 }
 
 /** Text as a person reads it: markdown marks, escapes and runs of spaces gone. Pure. */
@@ -1232,7 +1234,11 @@ export function factsOf(text: string, doc = 0): Fact[] {
     for (const s of sentences) {
       push(s, false, (s === lead0 ? null : itemLead) ?? listHead ?? heading);
       const last = facts.at(-1);
-      if (prior && last?.text === s && PRONOUN.test(s)) last.prior = prior;
+      if (prior && last?.text === s && PRONOUN.test(s)) {
+        last.prior = prior;
+        const before = facts.at(-2);
+        if (before?.text === prior && !before.labelled) before.next = s;
+      }
       prior = s;
     }
     if (!listItem && line.length <= 90 && !/[.!?:;,]$/.test(line)) headLine = line;
@@ -1528,6 +1534,9 @@ function onlyDate(value: string): boolean {
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller|completed by|signed by|written by|performed by|conducted by)s?\b/i;
 
+/** Words of a price paid: what a sale or purchase cost, not what something is worth. */
+const PAID = /\b(paid|pay|price[ds]?|purchased?|sold|sale|bought|cost)\b/i;
+
 /** What a date that names nothing else asked keeps of its score, for "when". */
 const ONLY_WHEN = 0.6;
 /** Parties to a report, not its authors: the client, the owner, the buyer … */
@@ -1594,6 +1603,25 @@ const FIRM =
 const NAME_WORD = "\\p{Lu}[\\p{L}&'-]*";
 /** Contact details: an e-mail address or a website. */
 const CONTACT = /\S+@\S+\.\p{L}{2,}|\bwww\.\S+/u;
+/** Whether a text denies a word asked: "no", "not" or "none" a few words before it. Pure. */
+function deniesAsked(text: string, matched: readonly string[]): boolean {
+  const words = foldWords(text);
+  return words.some(
+    (w, i) =>
+      /^(no|not|none|never)$/.test(w) &&
+      words.slice(i + 1, i + 5).some((v) => matched.some((t) => sameWord(t, v))),
+  );
+}
+
+/** A sentence's start before a colon: an article or pronoun, later a verb (must, shall, is …). */
+const CLAUSE_LEAD =
+  /^\s*(?:the|this|these|each|every|an?|we|i|you)\b.*\b(?:must|shall|should|will|may|is|are)\b/i;
+
+/** A grid row whose first cell (the subject's) is empty and whose others hold figures. */
+const NO_SUBJECT_CELL = /^\s*(?:n\/?a|none|-|–)\s*(?:;[^;]*\d[^;]*){3,}$/i;
+/** A street address: a house number, capitalised words, the street's kind ("124 Oak Street"). */
+const STREET_ADDRESS =
+  /\b\d{1,6}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,4}(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Crescent|Terrace|Close|Circle|Parkway|Highway|Hwy)\b/u;
 /** A firm's card: a capitalised name, then its e-mail address or website. */
 const FIRM_CARD = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD})*\\s*:.*(?:${CONTACT.source})`, 'u');
 
@@ -2065,6 +2093,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "Which company did the inspection?" of "Sample Roof Inspections: 4 Mill Rd …
     // office@sample.example": a name with its address, e-mail or telephone is a firm's card.
     [terms.find((t) => /^(company|firm|business)$/.test(t)), (f) => FIRM_CARD.test(f.text)],
+    // "What is the address?" of "Listing snapshot: 124 Oak Street, Austin": a number, a name and
+    // a street's kind is an address.
+    [terms.find((t) => /^address(es)?$/.test(t)), (f) => STREET_ADDRESS.test(f.text)],
     // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
     [terms.find((t) => /^rates?$/.test(t)), (f) => PER_UNIT.test(f.text)],
     // "How big is the gross living area?" of "Gross Living Area: 1,192": a figure under the
@@ -2269,8 +2300,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       ? subjectNames
         ? blockWords.get(`${f.doc}:${f.block}`)
         : new Set([...(blockWords.get(`${f.doc}:${f.block}`) ?? []), ...foldWords(f.subject!)])
-      : f.prior
-        ? new Set(foldWords(f.prior))
+      : f.prior || f.next
+        ? new Set(foldWords(`${f.prior ?? ''} ${f.next ?? ''}`))
         : undefined;
     // "… as of the date of last inspection, July 28, 2023": the events a dated sentence names.
     const events = when && saysWhen(f.text) ? datedEvents(f.text) : [];
@@ -2361,6 +2392,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       score *= 0.5;
     // "Restroom 1: Restroom 2": two photo captions side by side, no label and value.
     if (CAPTION_PAIR.test(f.text)) score *= 0.1;
+    // "The appraiser must, at a minimum: (1) obtain …": a clause that leads into a list, not a
+    // label naming what follows.
+    if (label && CLAUSE_LEAD.test(labelText)) score *= 0.7;
     // "What market rent was used?": a rent is an amount per unit ("$13.40/SF/YR").
     if (moneyAsked && /^rents?$/.test(moneyTerm!) && PER_UNIT.test(f.text)) score *= 1.5;
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
@@ -2399,11 +2433,18 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (conditional && matched.length > 0 && matched.every((t) => t === 'date')) score *= 0.5;
     // "Were any water leaks found?" of "No active leaks found.": the question's own verb.
     if (yesNo && framed.some((t) => words.has(t))) score *= 1.1;
+    // "Is the property in an overlay district?" of "there are no applicable overlay or historic
+    // districts": a denial of what is asked answers no.
+    if (yesNo && deniesAsked(f.text, matched)) score *= 1.2;
     // "When should the roof be inspected again?": a time from now ("in 12 months"), not the
     // date the report was made.
     if (ahead) score *= AHEAD.test(f.text) ? 1.5 : DATE_VALUE.test(f.text) ? 0.6 : 1;
     // "Which standard does the inspection follow?": a standard is named by its code.
     if (standardAsked && STANDARD_CODE.test(f.text)) score *= 1.3;
+    // "What did the owner pay for the land?": what was paid, not what the land is estimated to
+    // be worth ("Est. Land Value: $657,912").
+    if (price && !valued && /\b(values?|valued|valuation)\b/i.test(f.text) && !PAID.test(f.text))
+      score *= 0.7;
     // A date, a record number or a share ("25% weight") is no amount of money.
     if (price || valued)
       score *= CURRENCY.test(f.text)
@@ -2469,6 +2510,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         COMPARABLE_SHEET.test(docTitle);
       if (!/\bthe subject\b/i.test(f.text) && ofComparable) score *= 0.6;
       else if (series.has(i)) score *= 0.8;
+      // "Price/Acre: N/A; $12,961; $19,538; $7,000 …": a grid's row across the subject and its
+      // comparables, the subject's cell first; when that one is empty, the row gives only the
+      // comparables' figures.
+      else if (label && NO_SUBJECT_CELL.test(valueText)) score *= 0.7;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
