@@ -40,6 +40,19 @@ describe('LocalEmbedder', () => {
       'Property Listing Status: Pending',
     ]);
     expect(cosine(asked!, vacant!)).toBeGreaterThan(cosine(asked!, listed!) + 0.05);
+    // A size asked of an area; a foundation asked of the basement or slab that is one.
+    const [big, living, style] = await embedder.embed([
+      'How big is the house?',
+      'Living Area: 1,050 Style: Ranch',
+      'Year Built: 1930 Style: Ranch',
+    ]);
+    expect(cosine(big!, living!)).toBeGreaterThan(cosine(big!, style!) + 0.05);
+    const [footing, basement, roof] = await embedder.embed([
+      'What kind of foundation does the house have?',
+      'Basement: full, poured concrete walls',
+      'Roof: full, asphalt shingle cover',
+    ]);
+    expect(cosine(footing!, basement!)).toBeGreaterThan(cosine(footing!, roof!) + 0.05);
   });
 
   it('brings a question nearer the line that holds the kind of answer it asks for', async () => {
