@@ -2711,6 +2711,21 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('Are property values rising in the market?', docs)).toContain('Stable');
   });
+  it("does not read a licence number's letters as the question's initials", () => {
+    const docs = numbered([
+      page(
+        'Appraiser Certification',
+        'U.pdf p. 12',
+        'Signature\n\nName: Sample Appraiser\n\nCRA.0A00902: State Certification #',
+      ),
+      page(
+        'Improvements',
+        'U.pdf p. 2',
+        'The subject is a raised ranch in average condition; the appraiser gave it a C4 rating.',
+      ),
+    ]);
+    expect(lead('What condition rating did the appraiser give?', docs)).toContain('C4 rating');
+  });
   it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
     const text =
       'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';

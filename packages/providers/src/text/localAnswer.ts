@@ -1379,7 +1379,13 @@ function withAcronyms(
       const run = terms.slice(i, i + n);
       const acronym = run.map((t) => t[0]).join('');
       if (!words.has(acronym) || STOPWORDS.has(acronym)) continue;
-      if (new RegExp(`\\b${acronym.toUpperCase()}\\b`).test(text))
+      // A word of its own, not the start of a code ("CRA.0A00902", a licence number).
+      if (
+        new RegExp(
+          `(?<![\\p{L}\\p{N}.-])${acronym.toUpperCase()}(?![.-]?[\\p{L}\\p{N}])`,
+          'u',
+        ).test(text)
+      )
         for (const t of run) words.add(t);
     }
   }
