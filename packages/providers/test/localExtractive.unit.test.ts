@@ -2650,7 +2650,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Property Report',
         'L.pdf p. 1',
-        'The floor plan balances everyday comfort with a polished showing https://listing.example/l/demo. 124-oak-street-sampletown\n\nListing snapshot: 124 Oak Street, Sampletown, TX 78704 $865,000',
+        'The floor plan balances everyday comfort with a polished showing https://listing.example/l/demo. 124-oak-street-sampletown\n\nListing snapshot: 124 Oak Street, Sampletown, TX 00000 $865,000',
       ),
     ]);
     expect(lead('What is the address?', docs)).toContain('124 Oak Street, Sampletown');
@@ -2716,7 +2716,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Appraiser Certification',
         'U.pdf p. 12',
-        'Signature\n\nName: Sample Appraiser\n\nCRA.0A00902: State Certification #',
+        'Signature\n\nName: Sample Appraiser\n\nCRA.0X00001: State Certification #',
       ),
       page(
         'Improvements',

@@ -1379,7 +1379,7 @@ function withAcronyms(
       const run = terms.slice(i, i + n);
       const acronym = run.map((t) => t[0]).join('');
       if (!words.has(acronym) || STOPWORDS.has(acronym)) continue;
-      // A word of its own, not the start of a code ("CRA.0A00902", a licence number).
+      // A word of its own, not the start of a code ("CRA.0X00001", a licence number).
       if (
         new RegExp(
           `(?<![\\p{L}\\p{N}.-])${acronym.toUpperCase()}(?![.-]?[\\p{L}\\p{N}])`,
@@ -1609,7 +1609,13 @@ const FIRM =
 const NAME_WORD = "\\p{Lu}[\\p{L}&'-]*";
 /** Contact details: an e-mail address or a website. */
 const CONTACT = /\S+@\S+\.\p{L}{2,}|\bwww\.\S+/u;
-/** Whether a text denies a word asked: "no", "not" or "none" a few words before it. Pure. */
+/** A firm's card: a capitalised name, then its e-mail address or website. */
+const FIRM_CARD = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD})*\\s*:.*(?:${CONTACT.source})`, 'u');
+
+/**
+ * Whether a text denies a word asked: "no", "not", "none" or "never" up to four words before
+ * it ("there are no applicable overlay … districts"). Pure.
+ */
 function deniesAsked(text: string, matched: readonly string[]): boolean {
   const words = foldWords(text);
   return words.some(
@@ -1628,8 +1634,6 @@ const NO_SUBJECT_CELL = /^\s*(?:n\/?a|none|-|–)\s*(?:;[^;]*\d[^;]*){3,}$/i;
 /** A street address: a house number, capitalised words, the street's kind ("124 Oak Street"). */
 const STREET_ADDRESS =
   /\b\d{1,6}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,4}(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Crescent|Terrace|Close|Circle|Parkway|Highway|Hwy)\b/u;
-/** A firm's card: a capitalised name, then its e-mail address or website. */
-const FIRM_CARD = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD})*\\s*:.*(?:${CONTACT.source})`, 'u');
 
 /** A name of capitalised words ending a line, or all of it: a firm's or a person's. */
 const NAME_AT_END = new RegExp(`(?:^|:\\s+)(${NAME_WORD}(?:\\s+${NAME_WORD}){0,4})$`, 'u');
@@ -2099,8 +2103,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "Which company did the inspection?" of "Sample Roof Inspections: 4 Mill Rd …
     // office@sample.example": a name with its address, e-mail or telephone is a firm's card.
     [terms.find((t) => /^(company|firm|business)$/.test(t)), (f) => FIRM_CARD.test(f.text)],
-    // "What is the address?" of "Listing snapshot: 124 Oak Street, Austin": a number, a name and
-    // a street's kind is an address.
+    // "What is the address?" of "Listing snapshot: 124 Oak Street, Sample Town": a number, a
+    // name and a street's kind is an address.
     [terms.find((t) => /^address(es)?$/.test(t)), (f) => STREET_ADDRESS.test(f.text)],
     // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
     [terms.find((t) => /^rates?$/.test(t)), (f) => PER_UNIT.test(f.text)],
