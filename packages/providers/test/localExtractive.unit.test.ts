@@ -2726,6 +2726,41 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What condition rating did the appraiser give?', docs)).toContain('C4 rating');
   });
+  it("reads a tax liability as an amount of tax, not as a disclaimer's liability", () => {
+    const docs = numbered([
+      page(
+        'Real Estate Taxes',
+        'A.pdf p. 20',
+        'The subject is assessed and taxed by the county. Based on a tax rate of 0.90%, the estimated annual tax liability for this lot is $11,745. Additionally, the concluded "As Completed" market value is $1,305,000.',
+      ),
+    ]);
+    expect(lead('What would the annual taxes be once completed?', docs)).toContain('$11,745');
+  });
+  it('keeps a finding that ends by referring to a contractor, unlike boilerplate', () => {
+    const docs = numbered([
+      page('Roofing', 'R.pdf p. 6', 'Chimney: Stucco over masonry, one flue'),
+      page(
+        'Chimney Systems',
+        'R.pdf p. 7',
+        'Comment: Stucco on the chimney is peeling and exhibiting deterioration. It should be evaluated and repaired by a qualified contractor.',
+      ),
+    ]);
+    expect(lead('What condition is the stucco on the chimney in?', docs)).toContain('peeling');
+    // Advice alone, with nothing observed, is still boilerplate.
+    expect(
+      localAnswer(
+        numbered([
+          page('Roofing', 'R.pdf p. 6', 'Chimney: Stucco over masonry, one flue'),
+          page(
+            'Limitations',
+            'R.pdf p. 2',
+            'Any chimney concern should be evaluated by a qualified contractor.',
+          ),
+        ]),
+        'What is the chimney made of?',
+      ),
+    ).not.toContain('qualified contractor');
+  });
   it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
     const text =
       'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';

@@ -306,7 +306,23 @@ const RELATED: Record<string, readonly string[]> = {
 
 /** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
 const BOILERPLATE =
-  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means)|assumes? no responsibility|should be contacted to determine)/i;
+  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|(?<!tax )liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means)|assumes? no responsibility|should be contacted to determine)/i;
+
+/** A referral to a tradesperson: boilerplate alone, a finding's advice after an observation. */
+const REFERRAL =
+  /\b(should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information))/gi;
+/** A finding's own words: what the inspector saw. */
+const OBSERVED = /\b(observed|noted|found|exhibiting|exhibits)\b/i;
+
+/**
+ * Whether a text is boilerplate: a disclaimer, a limit of the inspection, a definition. "Stucco
+ * on the chimney is peeling … should be evaluated and repaired by a qualified contractor" reports
+ * what was observed, and its referral does not make it boilerplate. Pure.
+ */
+function boilerplate(text: string): boolean {
+  if (!BOILERPLATE.test(text)) return false;
+  return !(OBSERVED.test(text) && !BOILERPLATE.test(text.replace(REFERRAL, ' ')));
+}
 
 /** Dates and record numbers ("October 16, 2020", "#750394", "3/10/20"). */
 const DATES =
@@ -2736,7 +2752,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         ADVISED.test(f.text);
       score *= recommends ? 1.5 : 0.4;
     }
-    if (BOILERPLATE.test(f.text) && !aboutScope) score *= 0.4;
+    if (boilerplate(f.text) && !aboutScope) score *= 0.4;
     // General advice ("shingle defects can cause hidden leaks") rather than what was found.
     if (ADVICE.test(f.text)) score *= 0.6;
     if (material && [...words].some((w) => MATERIAL_WORDS.has(w))) score *= 1.3;
@@ -2863,7 +2879,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   const chosen: Scored[] = [best];
   for (const f of scored.slice(1)) {
     if (chosen.length >= MAX_FACTS || f.score < FURTHER_SHARE * best.score) break;
-    if (f.matched.length === 0 || BOILERPLATE.test(f.text)) continue;
+    if (f.matched.length === 0 || boilerplate(f.text)) continue;
     if (chosen.some((c) => duplicates(c.text, f.text))) continue;
     chosen.push(f);
   }
