@@ -304,15 +304,17 @@ const RELATED: Record<string, readonly string[]> = {
   face: ['facing', 'orientation'],
 };
 
-/** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
-const BOILERPLATE =
-  /\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|(?<!tax )liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information)|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means)|assumes? no responsibility|should be contacted to determine)/i;
-
 /** A referral to a tradesperson: boilerplate alone, a finding's advice after an observation. */
 const REFERRAL =
   /\b(should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information))/gi;
 /** A finding's own words: what the inspector saw. */
 const OBSERVED = /\b(observed|noted|found|exhibiting|exhibits)\b/i;
+
+/** Boilerplate of reports: limits, disclaimers, advice to call someone else. */
+const BOILERPLATE = new RegExp(
+  `\\b(our (inspection|review|evaluation)s? (of|is|was|are|does|do|will)|(we|inspectors?) (may not|do not|cannot|can not|are not|did not)|regular maintenance|(home )?inspectors? (do|does|did|are|is|shall|will) not|(does|do|did|will|shall) not (include|perform|inspect|evaluate|determine|report|cover)|are not (removed|moved|tested|operated|turned)|shall (describe|inspect|report|observe)|this (report|inspection) (is|was|does|should)|not (a|an) (warranty|guarantee|insurance)|(is|are|were) not (performed|included|evaluated|tested|determined) (as part of|during|in)|(?<!tax )liabilit|disclaim|standards? of practice|beyond the scope|scope of (this|the|our) (inspection|report)|not (included|inspected|part of)|were not (visible|accessible|tested|inspected)|could not be (seen|inspected|viewed|accessed)|we (do not|cannot|can not|did not) |are not responsible|${REFERRAL.source}|visual inspection only|terms and conditions|implicit in this definition|market value (is defined|means)|assumes? no responsibility|should be contacted to determine)`,
+  'i',
+);
 
 /**
  * Whether a text is boilerplate: a disclaimer, a limit of the inspection, a definition. "Stucco
