@@ -2627,6 +2627,16 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
     ]);
     expect(lead('What did the owner pay for the land?', docs)).toContain('$240,595');
+    // A pronoun's sentence that says something new ("It was last serviced …") is its own fact,
+    // not context of the sentence before.
+    const boiler = numbered([
+      page(
+        'Heating',
+        'S.html',
+        'A gas boiler installed in 2015 heats the house. It was last serviced in 2023.',
+      ),
+    ]);
+    expect(lead('When was the boiler serviced?', boiler)).toMatch(/^It was last serviced in 2023/);
     // What the land is estimated to be worth is asked in other words.
     expect(lead('What is the estimated land value of the sale?', docs)).toContain('$657,912');
   });

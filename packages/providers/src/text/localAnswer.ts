@@ -304,6 +304,16 @@ const RELATED: Record<string, readonly string[]> = {
   face: ['facing', 'orientation'],
 };
 
+/**
+ * Whether a sentence qualifies the one before it: "This purchase was for the land only" after
+ * "The purchase price … was $240,595" names the same thing by a noun of it. "It was last serviced
+ * in 2023" says something new of it, which is not the sentence before's to claim. Pure.
+ */
+function qualifies(sentence: string, before: string): boolean {
+  const noun = /^(?:this|these|that|those)\s+(\p{L}{3,})/iu.exec(sentence)?.[1]?.toLowerCase();
+  return noun !== undefined && foldWords(before).some((w) => sameWord(w, noun));
+}
+
 /** A referral to a tradesperson: boilerplate alone, a finding's advice after an observation. */
 const REFERRAL =
   /\b(should be (evaluated|reviewed|assessed) by|(qualified|licensed) (contractor|professional|specialist|tradesperson)|for (further|more) (evaluation|information))/gi;
@@ -407,7 +417,10 @@ export interface Fact {
   block: number;
   /** The sentence before, for one that starts with a pronoun ("It was last serviced in 2023"). */
   prior?: string;
-  /** The sentence after, when it starts with a pronoun and so goes on about this one. */
+  /**
+   * The sentence after, when it qualifies this one by a noun of it ("This purchase was for the
+   * land only" after "The purchase price … was $240,595").
+   */
   next?: string;
 }
 
@@ -1255,7 +1268,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       if (prior && last?.text === s && PRONOUN.test(s)) {
         last.prior = prior;
         const before = facts.at(-2);
-        if (before?.text === prior && !before.labelled) before.next = s;
+        if (before?.text === prior && !before.labelled && qualifies(s, prior)) before.next = s;
       }
       prior = s;
     }
