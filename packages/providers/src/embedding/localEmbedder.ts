@@ -68,15 +68,7 @@ const CONCEPT_OF: ReadonlyMap<string, string> = new Map(
   Object.entries(CONCEPTS).flatMap(([concept, words]) => words.map((w) => [w, concept] as const)),
 );
 
-/**
- * Kinds of answer that a question asks for and that a text holds: a question that asks "when"
- * is nearer a text that holds a date, "how much … cost" one that holds a sum, "who carried out"
- * one that names a person by their role. A lexical embedder cannot see that "When was the
- * property inspected?" is answered by "Inspection: 03/14/2024" rather than by every other line
- * on inspecting; the kind adds one feature on both sides, the same one, so such a pair comes
- * closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question when it is short
- * and ends with a question mark or opens with a question word.
- */
+/** A month's name or its abbreviation, in a date. */
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 /**
@@ -121,7 +113,15 @@ function isQuestion(text: string): boolean {
   );
 }
 
-/** The kinds of answer `text` asks for (a question) or holds (any other text). Pure. */
+/**
+ * The kinds of answer `text` asks for (a question) or holds (any other text): a question that
+ * asks "when" is nearer a text that holds a date, "how much … cost" one that holds a sum, "who
+ * carried out" one that names a person by their role. A lexical embedder cannot see that "When
+ * was the property inspected?" is answered by "Inspection: 03/14/2024" rather than by every
+ * other line on inspecting; the kind adds one feature on both sides, the same one, so such a pair
+ * comes closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question when it
+ * is short and ends with a question mark or opens with a question word. Pure.
+ */
 export function answerKinds(text: string): string[] {
   const kinds: string[] = [];
   if (isQuestion(text)) {

@@ -1644,24 +1644,33 @@ const CONTACT = /\S+@\S+\.\p{L}{2,}|\bwww\.\S+/u;
 const FIRM_CARD = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD})*\\s*:.*(?:${CONTACT.source})`, 'u');
 
 /**
- * Whether a text denies a word asked: "no", "not", "none" or "never" up to four words before
- * it ("there are no applicable overlay … districts"). Pure.
+ * Whether a text denies a word asked: a negation (`NEGATION`: no, not, none, never, without) up
+ * to four words before it ("there are no applicable overlay … districts"). Pure.
  */
 function deniesAsked(text: string, matched: readonly string[]): boolean {
   const words = foldWords(text);
   return words.some(
     (w, i) =>
-      /^(no|not|none|never)$/.test(w) &&
+      NEGATION.test(w) &&
       words.slice(i + 1, i + 5).some((v) => matched.some((t) => sameWord(t, v))),
   );
+}
+
+/**
+ * Whether a grid row's value leaves the subject's cell (the first) empty (`NO_VALUE`: "N/A",
+ * "none", a dash) and gives a figure in each of three cells or more after it: the comparables'.
+ * Pure.
+ */
+function noSubjectCell(value: string): boolean {
+  const [first = '', ...rest] = value.split(';');
+  const empty = NO_VALUE.test(first) || first.trim() === '–';
+  return empty && rest.length >= 3 && rest.every((c) => /\d/.test(c));
 }
 
 /** A sentence's start before a colon: an article or pronoun, later a verb (must, shall, is …). */
 const CLAUSE_LEAD =
   /^\s*(?:the|this|these|each|every|an?|we|i|you)\b.*\b(?:must|shall|should|will|may|is|are)\b/i;
 
-/** A grid row whose first cell (the subject's) is empty and whose others hold figures. */
-const NO_SUBJECT_CELL = /^\s*(?:n\/?a|none|-|–)\s*(?:;[^;]*\d[^;]*){3,}$/i;
 /** A street address: a house number, capitalised words, the street's kind ("124 Oak Street"). */
 const STREET_ADDRESS =
   /\b\d{1,6}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,4}(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Crescent|Terrace|Close|Circle|Parkway|Highway|Hwy)\b/u;
@@ -2554,7 +2563,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       // "Price/Acre: N/A; $12,961; $19,538; $7,000 …": a grid's row across the subject and its
       // comparables, the subject's cell first; when that one is empty, the row gives only the
       // comparables' figures.
-      else if (label && NO_SUBJECT_CELL.test(valueText)) score *= 0.7;
+      else if (label && noSubjectCell(valueText)) score *= 0.7;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
