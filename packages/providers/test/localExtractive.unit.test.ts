@@ -2771,6 +2771,147 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
     ).not.toContain('qualified contractor');
   });
+  it('answers the final value from a sum written out in words under the sentence that names it', () => {
+    const docs = numbered([
+      page(
+        'Reconciliation and Final Value Estimate',
+        'A.pdf p. 110',
+        [
+          'Cost Approach Indicated Value: $1,783,000.00',
+          'Sales Approach Indicated Value: $880,000.00',
+          "Based on the data used, the appraiser's opinion of the final value is considered credible and reasonable for the current market.",
+          'ONE MILLION ONE HUNDRED EIGHTY-TWO THOUSAND DOLLARS ($1,182,000 R)',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('What is the final market value of the property?', docs)).toContain('$1,182,000');
+  });
+  it("reads a sentence in a table row's first cell as a remark, not as the label of the row's pair", () => {
+    const facts = factsOf(
+      [
+        '| Adjusted Mean $ / SF | | $13.78 |',
+        '| --- | --- | --- |',
+        '| A value in line with both the mean and median is well supported. | Concluded Lease Rate | $13.30 |',
+      ].join('\n'),
+    ).map((f) => f.text);
+    expect(facts).toContain('Concluded Lease Rate: $13.30');
+    expect(facts).toContain('A value in line with both the mean and median is well supported.');
+  });
+  it('answers which places are nearby with the places listed with their distances', () => {
+    const docs = numbered([
+      page(
+        'Schools',
+        'S.pdf p. 4',
+        'Schools are rated by the state each year.\n\nSchools: Sample Elementary (0.4 mi), Sample Middle (1.2 mi)',
+      ),
+    ]);
+    expect(lead('Which schools are nearby?', docs)).toContain('Sample Elementary');
+  });
+  it("does not answer with a sentence on how the report's figures are made", () => {
+    const docs = numbered([
+      page(
+        'Crime Statistics',
+        'N.pdf p. 3',
+        [
+          'Crime rates are shown per 100,000 residents so cities of different sizes compare on the same scale.',
+          'D Above-average city crime rate · reporting year 2024',
+        ].join('\n\n'),
+      ),
+      page(
+        'Environmental Hazards',
+        'N.pdf p. 6',
+        [
+          'Counts tracked Superfund and hazardous-waste facilities within about 3 miles of the address, because these sites are sparse.',
+          'Superfund (2): Sample Yard (2.1 mi), Sample Works (2.3 mi)',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('How does the crime rate compare?', docs)).toContain(
+      'Above-average city crime rate',
+    );
+    expect(lead('Which Superfund sites are nearby?', docs)).toContain('Sample Yard');
+  });
+  it('answers how long a marketing time is with the time, not a price column the time titles', () => {
+    const docs = numbered([
+      page(
+        'Price Opinion',
+        'B.pdf p. 2',
+        [
+          '|     | As-Is Price Estimate | Land Only Price | 30-Day Quick Sale Price |',
+          '| --- | --- | --- | --- |',
+          '| 90-Day Marketing Time | $225,000 | $4,290 | $215,000 |',
+          '| Recommended List Price | $240,000 |     |     |',
+        ].join('\n'),
+      ),
+      page(
+        'Price Opinion',
+        'B.pdf p. 2',
+        [
+          '| Recommended Sales Strategy: | × As - Is | Repaired | Market Time: | 90-120 days |',
+          '| --- | --- | --- | --- | --- |',
+        ].join('\n'),
+      ),
+    ]);
+    expect(lead('How long is the expected marketing time?', docs)).toContain('90-120 days');
+  });
+  it("answers the zoning with the district's code, not a description of the district", () => {
+    const docs = numbered([
+      page(
+        'Site',
+        'U.pdf p. 2',
+        [
+          'Zoning Description: Residential Single Family 40,000 sf, 140 ft frontage minimum',
+          'Specific Zoning Classification: R40',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('What is the zoning?', docs)).toContain('R40');
+  });
+  it('answers how large a site is with its area, not with the width of its lots', () => {
+    const docs = numbered([
+      page(
+        'Site Description',
+        'A.pdf p. 13',
+        'The subject property consists of three 25-foot-wide downtown lots along with 5 feet of the northernmost lot. The lot is 140 feet deep, and totals 11,200 sf or about 0.257 acre.',
+      ),
+    ]);
+    expect(lead('How large is the site?', docs)).toContain('11,200 sf');
+  });
+  it("reads every sentence of a comparable's long write-up as the comparable's", () => {
+    const writeUp =
+      'Sale 4: Sale 4 is located on the west side of Sample Lane, south of Pat Lane, in a small town about five miles north of the subject. ' +
+      'The site features mostly level topography with a lightly wooded ravine along the south side and is accessed from a graveled county road. ' +
+      'It was used as grazing land at the time of the sale and has access to electricity. ' +
+      'This is a mostly square shaped parcel with an access finger located at the southeast corner that provides access from Sample Lane.';
+    const docs = numbered([
+      page('Sales Comparison Approach', 'A.pdf p. 26', writeUp),
+      page(
+        'Site Analysis',
+        'A.pdf p. 15',
+        'Site: The subject is irregular in shape and has a total area of 68.56 acres.',
+      ),
+    ]);
+    const facts = scoreFacts(docs, 'What shape is the parcel?');
+    const square = facts.find((f) => f.text.startsWith('This is a mostly square'))!;
+    expect(square.subject).toBe('Sale 4');
+    expect(localAnswer(docs, 'What shape is the parcel?')).toContain('irregular in shape');
+  });
+  it('answers the value on the premise asked, as is or as completed', () => {
+    const docs = numbered([
+      page(
+        'Letter of Transmittal',
+        'A.pdf p. 2',
+        [
+          'As a result of my investigation, the final estimated "As Completed" market value of the fee simple estate, as of the date of completion of construction, is: $1,305,000.',
+          'I further certify that the final estimated "As Is" market value of the fee simple estate, as of the date of last inspection, is: $1,110,000.',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('What is the property worth as is?', docs)).toContain('$1,110,000');
+    expect(lead('What will the property be worth once construction is completed?', docs)).toContain(
+      '$1,305,000',
+    );
+  });
   it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
     const text =
       'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';

@@ -152,6 +152,8 @@ const RELATED: Record<string, readonly string[]> = {
   listed: ['listing', 'asking', 'list'],
   buyer: ['purchaser', 'buyers', 'grantee'],
   sell: ['exposure', 'marketing', 'sale', 'sold'],
+  // "How long is the expected marketing time?" of "Market Time: 90-120 days".
+  marketing: ['market', 'exposure'],
   sold: ['sale', 'sales', 'transfer', 'transferred'],
   // "How was the property zoned before?": "previously zoned R-1".
   before: ['previously', 'prior', 'formerly', 'former', 'earlier'],
@@ -349,6 +351,9 @@ const COMPARABLE_SHEET =
 
 /** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
 const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
+/** A comparable's write-up, led by its name and a colon ("Sale 3: Sale 3 is located …"). */
+const COMPARABLE_LEAD =
+  /^((?:sale|comparable|comp|rental|listing|lease) (?:no\.? ?|#)?\d{1,2}):\s/i;
 
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
 const CONCLUDED =
@@ -891,6 +896,36 @@ const LIST_ITEM = /^\s*(?:\d{1,2}\\?[.)]|\\?[-•*▪◦●]|\p{Ll}\))\s+/u;
 const LIST_TITLE =
   /^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?\p{Lu}[\p{L}'’-]*(?:\s+(?:\p{Lu}[\p{L}'’-]*|[&/–-]|and|of|the|or|in|on|to|for|\d{1,3}))*$/u;
 
+/**
+ * The premise a value is given on: as the property is, as it will be once built or repaired, as
+ * its income will be once let. How a question asks it, and how a report says it.
+ */
+const PREMISES: ReadonlyArray<{ name: string; asked: RegExp; said: RegExp }> = [
+  { name: 'is', asked: /\bas[- ]is\b/i, said: /\bas[- ]is\b/i },
+  {
+    name: 'completed',
+    asked:
+      /\bas[- ]completed?\b|\bupon completion\b|\b(?:once|when|after)\b.{0,40}\b(?:completed?|done|finished|built)\b/i,
+    said: /\bas[- ]completed?\b|\bupon completion\b/i,
+  },
+  {
+    name: 'repaired',
+    asked: /\bas[- ]repaired\b|\bafter repairs?\b/i,
+    said: /\bas[- ]repaired\b/i,
+  },
+  { name: 'stabilized', asked: /\bstabili[sz]ed\b/i, said: /\bstabili[sz]ed\b/i },
+];
+
+/** A zoning district's code: "R40", "R-1", "RS-6", "I1 – Light Industrial". */
+const ZONE_CODE = /^\s*\p{Lu}{1,3}-?\d{1,3}\p{Lu}?\b/u;
+
+/** How a report's figures are made: what a measure counts, how its figures are shown. */
+const METHOD =
+  /^(?:counts|measures|ranks)\b|\b(?:are|is) (?:shown|expressed|given) (?:per|as)\b|\bon (?:the same|a fixed\b[^.]{0,40}) scale\b/i;
+
+/** A sum written out in capitals with its figure: "ONE MILLION … DOLLARS ($1,182,000 R)". */
+const AMOUNT_IN_WORDS = /^(?:[A-Z]+[\s-]+)+DOLLARS\s*\(\s*\$\s?\d[\d,.]*(?:\s*[A-Z])?\s*\)\.?$/;
+
 /** A sentence that names its subject only by a pronoun: the sentence before names it. */
 const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
 
@@ -1086,7 +1121,17 @@ export function factsOf(text: string, doc = 0): Fact[] {
       const groups = header ? null : labelledCells(cells);
       if (groups) for (const g of groups) push(g, true, heading);
       else {
-        const row = rowFact(header, cells);
+        // "| A value in line with the mean is well supported. | | Concluded Lease Rate | $13.30 |":
+        // a sentence in a row's first cell is a remark of its own, not the label of the row's
+        // pair after it.
+        const filled = cells.filter((c) => c !== '');
+        const remark =
+          !header &&
+          filled.length >= 3 &&
+          /[.!?]$/.test(filled[0]!) &&
+          filled[0]!.split(/\s+/).length >= 5;
+        if (remark) push(filled[0]!, false, heading);
+        const row = remark ? rowFact(null, filled.slice(1)) : rowFact(header, cells);
         if (row) push(row, true, heading);
       }
       rowsUnderHeader++;
@@ -1235,7 +1280,12 @@ export function factsOf(text: string, doc = 0): Fact[] {
           continue;
         }
         if (pair.length <= MAX_FACT_CHARS) push(pair, true, subject);
-        else for (const s of splitSentences(pair)) push(s, false, subject);
+        else {
+          // "Sale 4: Sale 4 is located … This is a mostly square shaped parcel …": a
+          // comparable's write-up, every sentence of it about the comparable.
+          const about = COMPARABLE_LEAD.exec(pair)?.[1] ?? subject;
+          for (const s of splitSentences(pair)) push(s, false, about);
+        }
       }
       lastGridFact = facts.length - 1;
       continue;
@@ -1251,6 +1301,13 @@ export function factsOf(text: string, doc = 0): Fact[] {
       const sentences = splitSentences(line);
       for (const s of sentences.slice(0, -1)) push(s, false, heading);
       lead = sentences.at(-1) ?? line;
+      continue;
+    }
+    // "… the appraiser's opinion of the final value is … reasonable." over "ONE MILLION …
+    // DOLLARS ($1,182,000 R)": a sum written out in words is the sum of the sentence before.
+    const last0 = facts.at(-1);
+    if (last0 && !last0.labelled && /[.!?]$/.test(last0.text) && AMOUNT_IN_WORDS.test(line)) {
+      last0.text = `${last0.text} ${line}`;
       continue;
     }
     let prior: string | null = null;
@@ -1467,9 +1524,15 @@ function longForm(short: string, long: string): string | null {
  * What a fact's signs say in words: "Flat No. 103", "Unit #4" say "number"; a reading in
  * degrees ("Hotspot: 28.8 °C") says "temperature".
  */
+/** How far a place is: "Sample Yard (2.1 mi)", "0.5 miles away". */
+const DISTANCE =
+  /\(\s*\d+(?:\.\d+)?\s?(?:mi|miles?|km)\s*\)|\b\d+(?:\.\d+)?\s?(?:mi|miles?|km)\s+away\b/i;
+
 function withSignWords(words: Set<string>, text: string): Set<string> {
   if (/\b(?:no\.?|nos\.?|#)\s?\d/i.test(text) || /#\d/.test(text)) words.add('number');
   if (DEGREES.test(text)) words.add('temperature');
+  // "Superfund (3): Sample Yard (2.1 mi), …": how far a place is says how near it is.
+  if (DISTANCE.test(text)) words.add('nearby');
   return words;
 }
 
@@ -2034,7 +2097,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
   const lasting =
     /\bhow long\b/i.test(query) &&
-    /\b(take|takes|took|last|lasts|until|ago|sell|sold)\b/i.test(query);
+    /\b(take|takes|took|last|lasts|until|ago|sell|sold|time|period)\b/i.test(query);
   const relatedOf = (t: string): readonly string[] =>
     lasting && t === 'long' ? TIME_WORDS : (RELATED[t] ?? []);
   // "Who carried out the structural inspection?": carrying out says who did it, not what; the
@@ -2069,7 +2132,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "When are corrosion-resistant fasteners needed?": on a condition ("if within 3000 ft of
   // saltwater"), not on a date.
   const conditional = when && /\b(needed|required|necessary|needs?|requires?)\b/i.test(query);
-  const areaAsked = /^(area|space|land|footage)$/.test(muchOf(query) ?? '');
+  // "How large is the site?": its area ("totals 11,200 sf"), more than a length of it.
+  const areaAsked =
+    /^(area|space|land|footage)$/.test(muchOf(query) ?? '') ||
+    /\bhow (?:large|big)\b.*\b(?:site|lot|land|parcel|tract|house|home|building|unit|office|shop)\b/i.test(
+      query,
+    );
   const yesNo = /^\s*(is|are|was|were|did|does|do|has|have|had)\b/i.test(query);
   const framed = foldWords(query).filter((w) => /^(found|noted|observed|detected)$/.test(w));
   if (when && !terms.includes('date')) terms.push('date');
@@ -2101,6 +2169,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // sentence about how values are found; an R-value or U-value is no amount of money.
   const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
   const negated = NEGATION.test(query);
+  const zoningAsked = /\bzon(?:ed|ing)\b/i.test(query);
+  // Asked of a value only: "the annual taxes … once completed" are taxes, on no premise.
+  const premise = valued ? (PREMISES.find((p) => p.asked.test(query))?.name ?? null) : null;
   const why = /^\s*why\b/i.test(query);
   // "How should the crack be repaired?": what the report recommends for it.
   // A rating answers a question about condition, and no other kind.
@@ -2450,6 +2521,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // A scale's legend ("Condition: Poor Fair Moderate Good Excellent") rates nothing.
     if (label && LEGEND.test(valueText)) score *= 0.3;
     if (LEGEND_ENTRY.test(f.text)) score *= 0.4;
+    // "Crime rates are shown per 100,000 residents …", "Counts … facilities within about 3
+    // miles …": how a report's figures are made, not what they are.
+    if (METHOD.test(f.text)) score *= 0.6;
     // Under a finding's title ("Broken Roof Shingles: recommendation / deficiency") the title
     // still says what was found; alone, the category says nothing.
     if (CATEGORY.test(label ? valueText : f.text)) score *= label ? 0.6 : 0.3;
@@ -2568,6 +2642,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
     if (kind && f.labelled) score *= 1.2;
+    // "What is the property worth as is?": the value on the premise asked ("the final estimated
+    // "As Is" market value … $1,110,000"), not on another ("… "As Completed" market value …").
+    if (premise) {
+      const named = PREMISES.filter((p) => p.said.test(f.text)).map((p) => p.name);
+      if (named.length > 0) score *= named.includes(premise) ? 1.3 : 0.7;
+    }
+    // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
+    // than a description of what the district allows.
+    if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
     // "What type of property …": "Property Type: Flat" names the kind by its label.
     if (frame && label?.has(frame)) score *= 1.6;
     // "What neighborhood is the house in?": its name ("Neighborhood Name: …"), more than a
