@@ -2912,6 +2912,57 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       '$1,305,000',
     );
   });
+  it("keeps a two-column table's header when it names the figures, not when it says 'value'", () => {
+    const scores = factsOf(
+      [
+        '| Location | Overall Score |',
+        '| --- | --- |',
+        '| Sample North | 8.4 |',
+        '| Sample West | 8.9 |',
+      ].join('\n'),
+    ).map((f) => f.text);
+    expect(scores).toContain('Sample West: Overall Score: 8.9');
+    const fields = factsOf(
+      ['| Field | Value |', '| --- | --- |', '| Carpet Area | 4860 |'].join('\n'),
+    ).map((f) => f.text);
+    expect(fields).toContain('Carpet Area: 4860');
+  });
+  it('answers how built up a neighborhood is with its share developed', () => {
+    const docs = numbered([
+      page(
+        'Neighborhood',
+        'A.pdf p. 9',
+        'For the purposes of this report, the subject neighborhood is considered to be the commercially developed areas bounded by a frontage road to the north. The neighborhood is approximately 75% developed with light industrial properties.',
+      ),
+    ]);
+    expect(lead('How built up is the neighborhood?', docs)).toContain('75% developed');
+  });
+  it("does not answer what a thing is with a photo caption's street address", () => {
+    const docs = numbered([
+      page('Repairs', 'B.pdf p. 4', 'Garage: 124 Sample Ave'),
+      page('Subject', 'B.pdf p. 2', 'Garage: 2 Detached; 2 Attached; 1 Attached'),
+    ]);
+    expect(lead('What kind of garage does it have?', docs)).toContain('2 Detached');
+    expect(lead('Where is the garage?', docs)).toContain('124 Sample Ave');
+  });
+  it('answers the range of sale prices with what sold, not with what is offered for sale', () => {
+    const docs = numbered([
+      page(
+        'Sales Comparison Approach',
+        'U.pdf p. 4',
+        [
+          'There are: comparable properties currently offered for sale in the subject neighborhood ranging in price from $ 485,000 to $ 624,900: .',
+          'There are: comparable sales in the subject neighborhood within the past twelve months ranging in sale price from $ 410,000 to $ 573,000: .',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(
+      lead('What is the range of comparable sale prices in the neighborhood?', docs),
+    ).toContain('410,000');
+    expect(lead('What is the range of listing prices in the neighborhood?', docs)).toContain(
+      '485,000',
+    );
+  });
   it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
     const text =
       'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';

@@ -586,8 +586,11 @@ function rowFact(header: readonly string[] | null, cells: readonly string[]): st
   // A row of a two-column table is a label and its value ("Facing | North" under "Field |
   // Details"): the value column's header says nothing the row does not.
   const only = rest[0]!;
+  // "Texas West | 8.9" under "Location | Overall Score": a header that names the figure stays.
   if (cells.length === 2 && rest.length === 1 && !MARK.test(only.c))
-    return paired(first!.c, only.c);
+    return only.h && NAMING_HEADER.test(only.h) && !/\p{L}/u.test(only.c)
+      ? paired(first!.c, paired(only.h, only.c))
+      : paired(first!.c, only.c);
   const parts = rest.map(({ c, h }) => {
     if (!h) return c;
     // A mark in a rating column says the column applies: `Repair`, not `Repair: •`.
@@ -596,6 +599,10 @@ function rowFact(header: readonly string[] | null, cells: readonly string[]): st
   });
   return paired(first!.c, parts.join('; '));
 }
+
+/** A column's title that says what its figures are: a score, a rate, a price … */
+const NAMING_HEADER =
+  /\b(score|rating|rate|ratio|price|cost|rent|tax(es)?|yield|roi|percent(age)?|share|count|number|size|area|age|year|temperature|reading|distance)\b/i;
 
 /** A mark in a grid cell (a rating grid's column that applies). */
 const MARK = /^[•✓✔xX*●■◼√]$/;
@@ -915,6 +922,12 @@ const PREMISES: ReadonlyArray<{ name: string; asked: RegExp; said: RegExp }> = [
   },
   { name: 'stabilized', asked: /\bstabili[sz]ed\b/i, said: /\bstabili[sz]ed\b/i },
 ];
+
+/** What sold, and at what price; what is offered for sale, and at what asking price. */
+const SOLD = /\b(?:sold|sale prices?|sales prices?|sell for|closed)\b/i;
+const OFFERED =
+  /\b(?:offered for sale|currently (?:listed|offered)|list(?:ing)? prices?|asking prices?)\b/i;
+const OFFERED_ASKED = /\b(?:list|listing|listed|asking|offered)\b/i;
 
 /** A zoning district's code: "R40", "R-1", "RS-6", "I1 – Light Industrial". */
 const ZONE_CODE = /^\s*\p{Lu}{1,3}-?\d{1,3}\p{Lu}?\b/u;
@@ -1550,8 +1563,12 @@ const NO_VALUE =
 /** A score as reports give one: a percentage, a figure with decimals, or points out of a total. */
 const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
 
-/** What "how … ?" asks to be measured: how old, how many, how far … */
-const MEASURES = 'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far';
+/**
+ * What "how … ?" asks to be measured: how old, how many, how far … ; how developed ("How built
+ * up is the neighborhood?"), a share ("approximately 75% developed").
+ */
+const MEASURES =
+  'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far|developed';
 /** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
 const MEASURED =
   /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|sf|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
@@ -2170,6 +2187,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
   const negated = NEGATION.test(query);
   const zoningAsked = /\bzon(?:ed|ing)\b/i.test(query);
+  const soldAsked = SOLD.test(query) && !OFFERED_ASKED.test(query);
+  const whereAsked = /\b(?:where|address(?:es)?|located|location|street)\b/i.test(query);
   // Asked of a value only: "the annual taxes … once completed" are taxes, on no premise.
   const premise = valued ? (PREMISES.find((p) => p.asked.test(query))?.name ?? null) : null;
   const why = /^\s*why\b/i.test(query);
@@ -2648,6 +2667,16 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       const named = PREMISES.filter((p) => p.said.test(f.text)).map((p) => p.name);
       if (named.length > 0) score *= named.includes(premise) ? 1.3 : 0.7;
     }
+    // "What is the range of comparable sale prices?": what sold, not what is offered for sale.
+    if (soldAsked && OFFERED.test(f.text) && !SOLD.test(f.text)) score *= 0.8;
+    // "Garage: 124 Sample Ave", a photo's caption: a place's address says nothing of the
+    // thing its label names, unless where it is is asked.
+    if (
+      label &&
+      !whereAsked &&
+      new RegExp(`^\\s*${STREET_ADDRESS.source}\\.?\\s*$`, 'u').test(valueText)
+    )
+      score *= 0.5;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
     // than a description of what the district allows.
     if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
