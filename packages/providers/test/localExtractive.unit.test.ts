@@ -2879,7 +2879,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   });
   it("reads every sentence of a comparable's long write-up as the comparable's", () => {
     const writeUp =
-      'Sale 4: Sale 4 is located on the west side of Sample Lane, south of Pat Lane, in a small town about five miles north of the subject. ' +
+      'Sale 4: Sale 4 is located on the west side of Sample Lane, south of Sample Road, in a small town about five miles north of the subject. ' +
       'The site features mostly level topography with a lightly wooded ravine along the south side and is accessed from a graveled county road. ' +
       'It was used as grazing land at the time of the sale and has access to electricity. ' +
       'This is a mostly square shaped parcel with an access finger located at the southeast corner that provides access from Sample Lane.';

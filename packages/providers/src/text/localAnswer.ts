@@ -584,9 +584,9 @@ function rowFact(header: readonly string[] | null, cells: readonly string[]): st
   if (rest.length === 0)
     return first!.h && first!.h !== first!.c ? paired(first!.h, first!.c) : first!.c;
   // A row of a two-column table is a label and its value ("Facing | North" under "Field |
-  // Details"): the value column's header says nothing the row does not.
+  // Details"): the value column's header says nothing the row does not, unless it names the
+  // row's figure ("Texas West | 8.9" under "Location | Overall Score").
   const only = rest[0]!;
-  // "Texas West | 8.9" under "Location | Overall Score": a header that names the figure stays.
   if (cells.length === 2 && rest.length === 1 && !MARK.test(only.c))
     return only.h && NAMING_HEADER.test(only.h) && !/\p{L}/u.test(only.c)
       ? paired(first!.c, paired(only.h, only.c))
@@ -1533,14 +1533,14 @@ function longForm(short: string, long: string): string | null {
   return n >= 2 && n <= short.length ? form : null;
 }
 
-/**
- * What a fact's signs say in words: "Flat No. 103", "Unit #4" say "number"; a reading in
- * degrees ("Hotspot: 28.8 °C") says "temperature".
- */
 /** How far a place is: "Sample Yard (2.1 mi)", "0.5 miles away". */
 const DISTANCE =
   /\(\s*\d+(?:\.\d+)?\s?(?:mi|miles?|km)\s*\)|\b\d+(?:\.\d+)?\s?(?:mi|miles?|km)\s+away\b/i;
 
+/**
+ * What a fact's signs say in words: "Flat No. 103", "Unit #4" say "number"; a reading in
+ * degrees ("Hotspot: 28.8 °C") says "temperature"; a place's distance ("(2.1 mi)") says "nearby".
+ */
 function withSignWords(words: Set<string>, text: string): Set<string> {
   if (/\b(?:no\.?|nos\.?|#)\s?\d/i.test(text) || /#\d/.test(text)) words.add('number');
   if (DEGREES.test(text)) words.add('temperature');
@@ -1754,6 +1754,9 @@ const CLAUSE_LEAD =
 /** A street address: a house number, capitalised words, the street's kind ("124 Oak Street"). */
 const STREET_ADDRESS =
   /\b\d{1,6}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,4}(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Crescent|Terrace|Close|Circle|Parkway|Highway|Hwy)\b/u;
+
+/** A value that is a street address and nothing else: a photo's caption ("Garage: 124 Sample Ave"). */
+const ADDRESS_ONLY = new RegExp(`^\\s*${STREET_ADDRESS.source}\\.?\\s*$`, 'u');
 
 /** A name of capitalised words ending a line, or all of it: a firm's or a person's. */
 const NAME_AT_END = new RegExp(`(?:^|:\\s+)(${NAME_WORD}(?:\\s+${NAME_WORD}){0,4})$`, 'u');
@@ -2671,12 +2674,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (soldAsked && OFFERED.test(f.text) && !SOLD.test(f.text)) score *= 0.8;
     // "Garage: 124 Sample Ave", a photo's caption: a place's address says nothing of the
     // thing its label names, unless where it is is asked.
-    if (
-      label &&
-      !whereAsked &&
-      new RegExp(`^\\s*${STREET_ADDRESS.source}\\.?\\s*$`, 'u').test(valueText)
-    )
-      score *= 0.5;
+    if (label && !whereAsked && ADDRESS_ONLY.test(valueText)) score *= 0.5;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
     // than a description of what the district allows.
     if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
