@@ -2963,6 +2963,41 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       '485,000',
     );
   });
+  it('answers the hottest reading with the hotspot, not the ambient air', () => {
+    const docs = numbered([
+      page(
+        'THERMAL IMAGING INSPECTION REPORT',
+        'T.pdf p. 1',
+        [
+          'Property: Sample Commercial Complex, Block B',
+          'Thermographer: Sample Person | Level II Thermographer',
+          'Equipment: Sample Thermal Camera | Emissivity: 0.95',
+          '1. THERMAL SCAN SUMMARY: The scan identified significant heat anomalies in the electrical panel room. Ambient temperature during scan: 27 deg C.',
+        ].join('\n\n'),
+      ),
+      page(
+        '2.1 Electrical Panel Room - Critical Anomalies',
+        'T.pdf p. 1',
+        [
+          'Thermal Image T1.1 - Electrical Panel Room: Critical hotspot at EP-3 (52.3 deg C)',
+          '\\- Circuit EP-3 shows highest anomaly (Delta T = +25.3 C) - immediate shutdown recommended.',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('What is the hottest temperature in the panel room?', docs)).toContain('52.3');
+  });
+  it("names who owns a property from the owner's line, not whom to contact or how", () => {
+    const docs = numbered([
+      page(
+        'Engagement Letter',
+        'A.pdf p. 80',
+        'Property Owner Contact Name: Sample Agent − Realtor\n\nProperty Owner Phone: 4065550100',
+      ),
+      page('Tax Record', 'A.pdf p. 60', 'Owner Information Primary Owner: SAMPLE DEVELOPMENT LLC'),
+    ]);
+    expect(lead('Who owns the property?', docs)).toContain('SAMPLE DEVELOPMENT LLC');
+    expect(lead('Who is the contact for the property owner?', docs)).toContain('Sample Agent');
+  });
   it("weighs a site described under an appraisal's improved or land sales as a comparable's", () => {
     const text =
       'Description of Site: Size 0.643 acre or 28,000 sf; dimensions of 140 ft x 200 ft.';

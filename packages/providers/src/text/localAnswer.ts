@@ -2675,6 +2675,17 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "Garage: 124 Sample Ave", a photo's caption: a place's address says nothing of the
     // thing its label names, unless where it is is asked.
     if (label && !whereAsked && ADDRESS_ONLY.test(valueText)) score *= 0.5;
+    // "What is the hottest temperature in the panel room?": a reading of the thing, not the
+    // air around it ("Ambient temperature during scan: 27 deg C").
+    if (extreme && !/\bambient\b/i.test(query) && /\bambient\b/i.test(f.text)) score *= 0.7;
+    // "Who owns the property?": whom to contact for the owner ("Property Owner Contact Name:
+    // … − Realtor") and how ("Property Owner Phone: …") do not name the owner.
+    if (
+      who &&
+      !/\b(?:contact|phone|e-?mail|fax|telephone)/i.test(query) &&
+      ['contact', 'phone', 'email', 'fax', 'telephone'].some((w) => label?.has(w))
+    )
+      score *= 0.8;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
     // than a description of what the district allows.
     if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
