@@ -2683,7 +2683,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (
       who &&
       !/\b(?:contact|phone|e-?mail|fax|telephone)/i.test(query) &&
-      ['contact', 'phone', 'email', 'fax', 'telephone'].some((w) => label?.has(w))
+      ['contact', 'phone', 'email', 'mail', 'fax', 'telephone'].some((w) => label?.has(w))
     )
       score *= 0.8;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
