@@ -929,6 +929,9 @@ const OFFERED =
   /\b(?:offered for sale|currently (?:listed|offered)|list(?:ing)? prices?|asking prices?)\b/i;
 const OFFERED_ASKED = /\b(?:list|listing|listed|asking|offered)\b/i;
 
+/** A label's words that say how to reach someone ("E-mail" folds to "e" and "mail"). */
+const CONTACT_LABEL_WORDS = ['contact', 'phone', 'email', 'mail', 'fax', 'telephone'];
+
 /** A zoning district's code: "R40", "R-1", "RS-6", "I1 – Light Industrial". */
 const ZONE_CODE = /^\s*\p{Lu}{1,3}-?\d{1,3}\p{Lu}?\b/u;
 
@@ -2191,6 +2194,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const negated = NEGATION.test(query);
   const zoningAsked = /\bzon(?:ed|ing)\b/i.test(query);
   const soldAsked = SOLD.test(query) && !OFFERED_ASKED.test(query);
+  const ambientAsked = /\bambient\b/i.test(query);
+  const contactAsked = /\b(?:contact|phone|e-?mail|fax|telephone)/i.test(query);
   const whereAsked = /\b(?:where|address(?:es)?|located|location|street)\b/i.test(query);
   // Asked of a value only: "the annual taxes … once completed" are taxes, on no premise.
   const premise = valued ? (PREMISES.find((p) => p.asked.test(query))?.name ?? null) : null;
@@ -2677,15 +2682,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (label && !whereAsked && ADDRESS_ONLY.test(valueText)) score *= 0.5;
     // "What is the hottest temperature in the panel room?": a reading of the thing, not the
     // air around it ("Ambient temperature during scan: 27 deg C").
-    if (extreme && !/\bambient\b/i.test(query) && /\bambient\b/i.test(f.text)) score *= 0.7;
+    if (extreme && !ambientAsked && /\bambient\b/i.test(f.text)) score *= 0.7;
     // "Who owns the property?": whom to contact for the owner ("Property Owner Contact Name:
     // … − Realtor") and how ("Property Owner Phone: …") do not name the owner.
-    if (
-      who &&
-      !/\b(?:contact|phone|e-?mail|fax|telephone)/i.test(query) &&
-      ['contact', 'phone', 'email', 'mail', 'fax', 'telephone'].some((w) => label?.has(w))
-    )
-      score *= 0.8;
+    if (who && !contactAsked && CONTACT_LABEL_WORDS.some((w) => label?.has(w))) score *= 0.8;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
     // than a description of what the district allows.
     if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
