@@ -3008,4 +3008,55 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(score('Land Sales')).toBeCloseTo(own * 0.6);
     expect(score('Sales History')).toBeCloseTo(own);
   });
+  it('answers a score asked by its name with its figure, not a word or how it is scored', () => {
+    const docs = numbered([
+      page(
+        'Section scores',
+        'R.pdf p. 3',
+        'Medium score: Health: Medium score; Livability: High score\n\nProperty: 5.2; Health: 6.2; Livability: 8.1',
+      ),
+      page(
+        'LIVABILITY',
+        'R.pdf p. 8',
+        'LIVABILITY: within ~1 mi. Scored by the health weighting model.; within ~1 mi. Scored by the property value weighting model.',
+      ),
+    ]);
+    expect(lead('What is the property section score?', docs)).toContain('5.2');
+    expect(lead('What is the livability score?', docs)).toContain('8.1');
+  });
+  it('answers where the water comes from with its supply', () => {
+    const docs = numbered([
+      page(
+        'Reconciliation',
+        'A.pdf p. 53',
+        'The property has been adequately maintained and benefits from public water and electrical utilities, while utilizing two septic systems for sewage and a private water well.',
+      ),
+      page(
+        'Improvements',
+        'A.pdf p. 12',
+        [
+          'Water Heater: 50 gallon, electric',
+          'No water intrusion was noted in the shop.',
+          'Water damage: none observed',
+          'Roof drains carry water to the street.',
+        ].join('\n\n'),
+      ),
+    ]);
+    const answer = lead('Where does the water come from?', docs);
+    expect(answer).not.toContain('does not say');
+    expect(answer).toContain('private water well');
+  });
+  it('answers how far the nearest shopping is with the nearest retail', () => {
+    const docs = numbered([
+      page(
+        'Best Suited For',
+        'S.pdf p. 2',
+        [
+          'EVIDENCE: Existing student accommodation confirms an active rental market, with the nearest university, Sample School of Business, 112 meters away',
+          'Nearest retail, Sample Business Arcade, is 423 meters away and the nearest gated community is 1.8 kilometers away',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('How far is the nearest shopping?', docs)).toContain('423 meters');
+  });
 });

@@ -173,6 +173,8 @@ const RELATED: Record<string, readonly string[]> = {
   // "How big is the finished basement?": the area below grade.
   basement: ['below'],
   working: ['running', 'operating', 'operational', 'functional', 'functioning'],
+  // "How far is the nearest shopping?": "Nearest retail, … is 423 meters away".
+  shopping: ['retail', 'shops', 'stores', 'mall', 'grocery', 'supermarket'],
   // "How many bedrooms?": a listing's "BEDS: 4", "BATHS: 3".
   bedrooms: ['beds', 'bed', 'br'],
   bathrooms: ['baths', 'bath', 'ba'],
@@ -301,8 +303,19 @@ const RELATED: Record<string, readonly string[]> = {
   odour: ['smell', 'smells', 'odor', 'musty'],
   // "Which camera was used?": the thermal camera is the device the image names.
   camera: ['device', 'imager', 'instrument'],
-  // "Where does the water come from?": its source.
-  come: ['source', 'sources', 'origin', 'originates'],
+  // "Where does the water come from?": its source ("public water", "a private water well").
+  come: [
+    'source',
+    'sources',
+    'origin',
+    'originates',
+    'supply',
+    'supplied',
+    'public',
+    'private',
+    'municipal',
+    'wells',
+  ],
   face: ['facing', 'orientation'],
 };
 
@@ -937,7 +950,7 @@ const ZONE_CODE = /^\s*\p{Lu}{1,3}-?\d{1,3}\p{Lu}?\b/u;
 
 /** How a report's figures are made: what a measure counts, how its figures are shown. */
 const METHOD =
-  /^(?:counts|measures|ranks)\b|\b(?:are|is) (?:shown|expressed|given) (?:per|as)\b|\bon (?:the same|a fixed\b[^.]{0,40}) scale\b/i;
+  /^(?:counts|measures|ranks)\b|\b(?:are|is) (?:shown|expressed|given) (?:per|as)\b|\bon (?:the same|a fixed\b[^.]{0,40}) scale\b|\bscored (?:by|with|using)\b/i;
 
 /** A sum written out in capitals with its figure: "ONE MILLION … DOLLARS ($1,182,000 R)". */
 const AMOUNT_IN_WORDS = /^(?:[A-Z]+[\s-]+)+DOLLARS\s*\(\s*\$\s?\d[\d,.]*(?:\s*[A-Z])?\s*\)\.?$/;
@@ -1622,6 +1635,8 @@ const NEGATION = /\b(?:not|never|no|none|without)\b|n['’]t\b/i;
  * "What capitalization rate was applied?": a rate is a figure ("Capitalization Rate: 10.61%").
  * So is a vacancy, an allowance or a discount ("What vacancy and credit loss was applied?").
  */
+/** "What is the property section score?": a score is asked for by its name. */
+const SCORE_QUESTION = /^\s*(?:what|which)\b.*\bscores?\b/i;
 const RATE_QUESTION =
   /^\s*(what|which)\b.*\b(rates?|ratios?|percentages?|yields?|vacancy|allowance|discount)\b/i;
 const KIND_QUESTION =
@@ -2292,7 +2307,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         `^\\s*what\\s+(?:\\p{L}+\\s+){0,2}${moneyTerm}\\s+(?:per\\b|was|is|were|are)\\b`,
         'iu',
       ).test(query));
-  const quantity = QUANTITY_QUESTION.test(query) || rate;
+  // "What is the livability score?": a figure ("Livability: 8.1"), not a word ("High score").
+  const scoreAsked = SCORE_QUESTION.test(query);
+  const quantity = QUANTITY_QUESTION.test(query) || rate || scoreAsked;
   const extreme = quantity && EXTREME.test(query);
   const limitAsked = EXTREME.test(query) || LIMIT_ASKED.test(query);
   const measure = MEASURE_QUESTION.test(query);
@@ -2525,7 +2542,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "How old is the roof?", "What cap rate was used?": a number answers, a sentence about
     // its age or its rate without one does not.
     // "What is the hottest temperature …?": the highest of figures is a figure too.
-    else if (measure || rate || extreme) score *= 0.7;
+    else if (measure || rate || extreme || scoreAsked) score *= 0.7;
     // "What is the estimated market rent?": an amount of money, more than a sentence about it.
     // Only where the money word is what is asked about, not a kind ("the cost approach").
     if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
