@@ -130,7 +130,10 @@ describe('chunks that keep their context', () => {
       figure_id: null,
       heading_path: 'Inspection of 12 Elm Road > Exterior',
     });
-    expect(top.content.startsWith('| Item | Serviceable | Repair |')).toBe(true);
+    // The short paragraph above the table leads it in, then its header.
+    expect(top.content.startsWith('The walls are brick.\n\n| Item | Serviceable | Repair |')).toBe(
+      true,
+    );
   });
 
   it('makes a captioned, annotated photo a figure chunk found by both legs, and no chunk of a bare one', async () => {

@@ -242,6 +242,54 @@ describe('chunkDocument', () => {
     expect(tables.flatMap((t) => t.content.split('\n').slice(2))).toEqual(rows);
   });
 
+  it('leads each piece of a table with the short paragraph above it, not with a long one', () => {
+    const table = (n: number) =>
+      [
+        '| Aspect | Details |',
+        '| --- | --- |',
+        ...Array.from({ length: n }, (_, i) => `| Aspect ${i} | detail ${i} |`),
+      ].join('\n');
+    const small = table(2);
+    const large = table(60);
+    const other = table(3).replace('Aspect |', 'Item |');
+    const lead = 'Sample North (Town A & Town B) Summary: rural towns; affordable homes.';
+    const chunks = chunkDocument(
+      {
+        title: 'Report',
+        sections: [
+          at(
+            1,
+            'a',
+            'Regions',
+            [paragraph(50, 'coast'), lead, large, other, paragraph(60, 'inland'), small].join(
+              '\n\n',
+            ),
+          ),
+        ],
+        tables: [
+          { id: 'large', section_id: 'a', markdown: large },
+          { id: 'other', section_id: 'a', markdown: other },
+          { id: 'small', section_id: 'a', markdown: small },
+        ],
+      },
+      { targetTokens: 200 },
+    );
+    const pieces = (id: string) => chunks.filter((c) => c.table_id === id).map((c) => c.content);
+    expect(pieces('large').length).toBeGreaterThan(1);
+    for (const piece of pieces('large'))
+      expect(piece.startsWith(`${lead}\n\n| Aspect |`)).toBe(true);
+    // Right below another table: nothing leads it in, the first table's paragraph least of all.
+    expect(pieces('other')).toEqual([other]);
+    // Below a long paragraph: that is text of its own, not a table's lead-in.
+    expect(pieces('small')).toEqual([small]);
+    expect(
+      chunks
+        .filter((c) => c.content_type === 'text')
+        .map((c) => c.content)
+        .join('\n'),
+    ).toContain(lead);
+  });
+
   it('makes a figure with a caption or an annotation into a figure chunk, and skips a bare one', () => {
     const chunks = chunkDocument({
       title: 'Report',

@@ -142,20 +142,56 @@ function endsWithLabel(text: string): boolean {
   return /:\s*$/.test(text);
 }
 
-/** The section's text with its tables cut out (they become table chunks), and the tables found. */
+/** Longest paragraph that leads a table into its chunks ("Wyoming North … Summary: …"). */
+const LEAD_IN_CHARS = 240;
+
+/** A table cut out of its section's text, with the short paragraph just above it, if any. */
+interface CutTable {
+  table: TableText;
+  leadIn: string | null;
+}
+
+/**
+ * The section's text with its tables cut out (they become table chunks), and the tables found,
+ * each with the paragraph that leads into it: a short paragraph right above a table names what
+ * the table is about ("Wyoming North (Casper & Laramie) Summary: …" above a table of strengths
+ * and weaknesses), and a table chunk without it does not say whose weaknesses it lists.
+ */
 function withoutTables(
   markdown: string,
   tables: readonly TableText[],
-): { text: string; cut: TableText[] } {
+): { text: string; cut: CutTable[] } {
   let text = markdown;
-  const cut: TableText[] = [];
+  const cut: CutTable[] = [];
   for (const table of tables) {
     const at = text.indexOf(table.markdown.trim());
     if (at < 0) continue;
-    text = `${text.slice(0, at)}\n\n${text.slice(at + table.markdown.trim().length)}`;
-    cut.push(table);
+    cut.push({ table, leadIn: leadInOf(text.slice(0, at)) });
+    text = `${text.slice(0, at)}${TABLE_GAP}${text.slice(at + table.markdown.trim().length)}`;
   }
-  return { text: text.replace(/\n{3,}/g, '\n\n').trim(), cut };
+  return {
+    text: text
+      .replaceAll(TABLE_GAP, '\n\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    cut,
+  };
+}
+
+/** Where a table was cut out, until the text is whole: no lead-in reaches across another table. */
+const TABLE_GAP = '\n\n\u0000\n\n';
+
+/** The last paragraph of `before` when it is short prose, not a table row or another table's gap. */
+function leadInOf(before: string): string | null {
+  const last =
+    before
+      .trimEnd()
+      .split(/\n{2,}/)
+      .at(-1)
+      ?.trim() ?? '';
+  if (!last || last.includes('\u0000') || last.startsWith('|') || last.length > LEAD_IN_CHARS)
+    return null;
+  return last.replace(/\s+/g, ' ');
 }
 
 /** A short section's text as one line of its parent: the heading is its label. */
@@ -165,8 +201,15 @@ function asLabelled(name: string, text: string): string {
   return text.includes('\n') ? `${label}:\n${text}` : `${label}: ${text}`;
 }
 
-/** Table rows in pieces that fit, each piece led by the header row and its separator. */
-function tablePieces(markdown: string, targetTokens: number): string[] {
+/**
+ * Table rows in pieces that fit, each piece led by the paragraph that leads into the table (if
+ * any), then the header row and its separator.
+ */
+function tablePieces(
+  markdown: string,
+  targetTokens: number,
+  leadIn: string | null = null,
+): string[] {
   const lines = markdown
     .trim()
     .split('\n')
@@ -174,18 +217,19 @@ function tablePieces(markdown: string, targetTokens: number): string[] {
   const separator = lines.findIndex((l) => /^\s*\|?\s*:?-{3,}/.test(l));
   const head = separator === 1 ? lines.slice(0, 2) : [];
   const body = separator === 1 ? lines.slice(2) : lines;
-  const headText = head.join('\n');
+  const lead = leadIn ? [leadIn, ''] : [];
+  const headText = [...lead, ...head].join('\n');
   const out: string[] = [];
   let current: string[] = [];
   const budget = Math.max(targetTokens - countTokens(headText), 32);
   for (const row of body) {
     if (current.length && countTokens([...current, row].join('\n')) > budget) {
-      out.push([...head, ...current].join('\n'));
+      out.push([...lead, ...head, ...current].join('\n'));
       current = [];
     }
     current.push(row);
   }
-  if (current.length || out.length === 0) out.push([...head, ...current].join('\n'));
+  if (current.length || out.length === 0) out.push([...lead, ...head, ...current].join('\n'));
   return out;
 }
 
@@ -374,9 +418,9 @@ export function chunkDocument(
       };
       open = group;
     }
-    for (const table of cut) {
+    for (const { table, leadIn } of cut) {
       pending.push(() => {
-        for (const piece of tablePieces(table.markdown, opts.targetTokens))
+        for (const piece of tablePieces(table.markdown, opts.targetTokens, leadIn))
           push(section, path, piece, 'table', { table_id: table.id });
       });
     }
