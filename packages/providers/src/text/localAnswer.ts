@@ -1631,12 +1631,12 @@ const HINDERED =
 /** A negation: what was not done, not found, not present. */
 const NEGATION = /\b(?:not|never|no|none|without)\b|n['’]t\b/i;
 
+/** "What is the property section score?": a score is asked for by its name. */
+const SCORE_QUESTION = /^\s*(?:what|which)\b.*\bscores?\b/i;
 /**
  * "What capitalization rate was applied?": a rate is a figure ("Capitalization Rate: 10.61%").
  * So is a vacancy, an allowance or a discount ("What vacancy and credit loss was applied?").
  */
-/** "What is the property section score?": a score is asked for by its name. */
-const SCORE_QUESTION = /^\s*(?:what|which)\b.*\bscores?\b/i;
 const RATE_QUESTION =
   /^\s*(what|which)\b.*\b(rates?|ratios?|percentages?|yields?|vacancy|allowance|discount)\b/i;
 const KIND_QUESTION =
