@@ -142,7 +142,7 @@ function endsWithLabel(text: string): boolean {
   return /:\s*$/.test(text);
 }
 
-/** Longest paragraph that leads a table into its chunks ("Wyoming North … Summary: …"). */
+/** Longest paragraph that leads a table into its chunks ("Sample North … Summary: …"). */
 const LEAD_IN_CHARS = 240;
 
 /** A table cut out of its section's text, with the short paragraph just above it, if any. */
@@ -154,7 +154,7 @@ interface CutTable {
 /**
  * The section's text with its tables cut out (they become table chunks), and the tables found,
  * each with the paragraph that leads into it: a short paragraph right above a table names what
- * the table is about ("Wyoming North (Casper & Laramie) Summary: …" above a table of strengths
+ * the table is about ("Sample North (Town A & Town B) Summary: …" above a table of strengths
  * and weaknesses), and a table chunk without it does not say whose weaknesses it lists.
  */
 function withoutTables(
