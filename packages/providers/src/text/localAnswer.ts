@@ -1334,9 +1334,14 @@ export function factsOf(text: string, doc = 0): Fact[] {
     }
     // "… the appraiser's opinion of the final value is … reasonable." over "ONE MILLION …
     // DOLLARS ($1,182,000 R)": a sum written out in words is the sum of the sentence before.
-    const last0 = facts.at(-1);
-    if (last0 && !last0.labelled && /[.!?]$/.test(last0.text) && AMOUNT_IN_WORDS.test(line)) {
-      last0.text = `${last0.text} ${line}`;
+    const sentenceBefore = facts.at(-1);
+    if (
+      AMOUNT_IN_WORDS.test(line) &&
+      sentenceBefore &&
+      !sentenceBefore.labelled &&
+      /[.!?]$/.test(sentenceBefore.text)
+    ) {
+      sentenceBefore.text = `${sentenceBefore.text} ${line}`;
       continue;
     }
     let prior: string | null = null;
