@@ -3059,4 +3059,77 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How far is the nearest shopping?', docs)).toContain('423 meters');
   });
+
+  it('answers which road a property fronts onto with the road named by its kind', () => {
+    const docs = numbered([
+      page(
+        'Location',
+        'S.pdf p. 1',
+        '✓ Sample Bank – Market Road Branch: 1.2 kilometers away\n\n✓ Sample Mart: 903 meters away',
+      ),
+      page(
+        'Location',
+        'S.pdf p. 2',
+        [
+          'NEAREST TOWN DISTANCE TO FRONTAGE COUNTY SAMPLE TOWN',
+          'Found 6800 metres, about a 29-minute drive from Sample Town and enjoying frontage on Sample Drive, this property affords strong accessibility for a range of uses.',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('Which road does the property front onto?', docs)).toContain('Sample Drive');
+  });
+
+  it('answers what the land is worth without the barns with the land, not the barns', () => {
+    const docs = numbered([
+      page(
+        'Cost Approach',
+        'A.pdf p. 24',
+        [
+          'Based on the above calculations, the total contributory value of the two barns equates to $67,101.',
+          'Based on a value of $15,200 per acre, the market value of the land is calculated as follows: 68.565 acres x $15,200/acre = $1,042,188',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('What is the land worth without the barns?', docs)).toContain('$1,042,188');
+  });
+
+  it('reads the living area of a house as its size, the subject first in a grid of comparables', () => {
+    const grid = [
+      '| Style / Quality | Ranch | Ranch | Q4 | Split level | Q4 |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| Living Area | 1050 | 1020 |     | 1197 |     |',
+      '| Bsmnt | 600 | 600 |     | 550 |     |',
+    ].join('\n');
+    const docs = numbered([
+      page('Comparables', 'B.pdf p. 1', 'Lot Size : Guidelines for lot size exceeded over 50%.'),
+      page('Broker Price Opinion', 'B.pdf p. 2', grid),
+    ]);
+    const living = (q: string) =>
+      scoreFacts(docs, q).find((f) => f.text.startsWith('Living Area'))?.matched ?? [];
+    expect(living('How big is the house?')).toEqual(['big']);
+    // The lot's size is not the house's.
+    expect(living('How big is the lot?')).not.toContain('big');
+  });
+
+  it('answers whether a house is occupied with who lives there, not whether its owner does', () => {
+    const docs = numbered([
+      page('Owner Information', 'B.pdf p. 20', 'Owner Occupied: No\n\nOwner Name: Sample Owner'),
+      page('Subject', 'B.pdf p. 1', 'Property Occupant: Vacant\n\nProperty Type: SFR'),
+    ]);
+    expect(lead('Is the house occupied?', docs)).toContain('Vacant');
+  });
+
+  it('answers how many with the fact that counts them when another only holds a number', () => {
+    const docs = numbered([
+      page(
+        'Report Summary',
+        'R.pdf p. 2',
+        [
+          'TOP HIGH-RISK FACTORS TOP MODERATE-RISK FACTORS: Mapped fault within 5 Weak regional',
+          '100 Sample Street, Sample Town, Sample County, 94000: ZIP 94000 - 37.48, -122.22 - 8/2/2026 - 46 factors',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('How many factors does the report cover?', docs)).toContain('46 factors');
+  });
 });

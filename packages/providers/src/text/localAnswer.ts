@@ -68,6 +68,11 @@ const BIG_WORDS = [
   'acres',
 ];
 
+/** A dwelling, whose size is its living area. */
+const HOUSE_ASKED = /\b(?:house|home|dwelling|residence)\b/i;
+/** The label of a dwelling's size: "Living Area", "Gross Living Area (GLA)", "GLA". */
+const LIVING_AREA = /\bliving area\b|\bGLA\b/i;
+
 /** Words a repair is said in. */
 const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
 
@@ -182,6 +187,10 @@ const RELATED: Record<string, readonly string[]> = {
   occupied: OCCUPANCY_WORDS,
   occupancy: OCCUPANCY_WORDS,
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
+  // "Which road does the property front onto?" of "frontage on Sample Drive": a road is named
+  // by its kind, whichever.
+  road: ['street', 'drive', 'avenue', 'lane', 'highway', 'boulevard'],
+  street: ['road', 'drive', 'avenue', 'lane', 'highway', 'boulevard'],
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
   long: [
     'length',
@@ -2211,7 +2220,18 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
   // sentence about how values are found; an R-value or U-value is no amount of money.
   const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
+  // "What is the land worth without the barns?": a value less what it leaves out. The barns
+  // are not what is asked about; the land is.
+  const leftOut = valued
+    ? /\b(?:without|excluding|less|minus)\s+(?:the\s+|its\s+|any\s+)?([\p{L}-]+)/iu
+        .exec(query)?.[1]
+        ?.toLowerCase()
+    : undefined;
+  const leftOutAt = leftOut ? terms.findIndex((t) => sameWord(t, leftOut)) : -1;
+  if (leftOutAt >= 0 && terms.length > 1) terms.splice(leftOutAt, 1);
   const negated = NEGATION.test(query);
+  const occupancyAsked =
+    /\b(?:occupied|occupancy|vacant)\b/i.test(query) && !/\b(?:owners?|tenants?)\b/i.test(query);
   const zoningAsked = /\bzon(?:ed|ing)\b/i.test(query);
   const soldAsked = SOLD.test(query) && !OFFERED_ASKED.test(query);
   const ambientAsked = /\bambient\b/i.test(query);
@@ -2272,9 +2292,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       bigTerm,
       (f) =>
         f.labelled &&
-        // A number set with a leading zero ("Lot: 014") is a code, not a size.
-        /^\s*(?!0\d)\d[\d,.]*\s*$/.test(factValue(f)) &&
-        terms.some((t) => t !== bigTerm && termMatches(t, new Set(foldWords(factLabel(f))))),
+        // A number set with a leading zero ("Lot: 014") is a code, not a size. In a grid of
+        // comparables ("Living Area: 1050; 1020; 1197"), the first is the subject's.
+        /^\s*(?!0\d)\d[\d,.]*\s*$/.test(factValue(f).split(';')[0] ?? '') &&
+        (terms.some((t) => t !== bigTerm && termMatches(t, new Set(foldWords(factLabel(f))))) ||
+          // "How big is the house?": a house's size is its living area.
+          (HOUSE_ASKED.test(query) && LIVING_AREA.test(factLabel(f)))),
     ],
   ];
   const factWords = facts.map((f, i) => {
@@ -2370,6 +2393,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   }));
   const series = seriesFacts(facts, documents);
   const counted = countedNoun(query);
+  // "How many factors does the report cover?": when a fact counts them ("46 factors"), a fact
+  // that counts something else does not answer.
+  const countedSomewhere = counted !== null && facts.some((f) => counts(f.text, counted));
   const kind = KIND_QUESTION.test(query);
   // "What kind of road is North Kootenai Creek Road?": the thing whose kind is asked.
   const kindAsked = kind
@@ -2551,6 +2577,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "What is the estimated market rent?": an amount of money, more than a sentence about it.
     // Only where the money word is what is asked about, not a kind ("the cost approach").
     if (moneyAsked) score *= CURRENCY.test(f.text) ? 1.3 : 0.8;
+    // "Is the house occupied?": "Owner Occupied: No" says whether its owner lives there, not
+    // whether anyone does ("Property Occupant: Vacant").
+    if (occupancyAsked && /\bowner[- ]occupie[dr]/i.test(f.text)) score *= 0.7;
     // "The calculated square footage of the gross living area is: Garage/Carport; 400 Sq.Ft.
     // @ $; 40.00 …": a form's prompt, read across into the next row's cells.
     if (
@@ -2583,6 +2612,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
     // "How many restrooms?": a caption that names them ("View of Restrooms") counts none.
     else if (counted !== null && !COUNT_WORD.test(f.text.replace(REFERENCE, ''))) score *= 0.7;
+    else if (countedSomewhere) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
     // An appraisal's adjustments ("Comparable 5 was adjusted for superior lot size.") weigh the
