@@ -3119,6 +3119,21 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Is the house occupied?', docs)).toContain('Vacant');
   });
 
+  it('answers who the intended users are with the users, not the intended use', () => {
+    const docs = numbered([
+      page(
+        'Intended Use and Intended Users',
+        'S.pdf p. 3',
+        [
+          'This absorption and marketability analysis has been prepared for the intended use of providing general market guidance and underwriting support related to the sellout of the subject project.',
+          'Intended users include the property owner, developer, prospective investors, lenders, and their advisors.',
+          'No other use is intended or implied.',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('Who are the intended users of the analysis?', docs)).toContain('developer');
+  });
+
   it('answers how many with the fact that counts them when another only holds a number', () => {
     const docs = numbered([
       page(
