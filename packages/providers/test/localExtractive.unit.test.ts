@@ -3134,6 +3134,21 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Who are the intended users of the analysis?', docs)).toContain('developer');
   });
 
+  it('answers whether a property is on city water and sewer with its septic system', () => {
+    const docs = numbered([
+      page(
+        'Site Analysis',
+        'A.pdf p. 20',
+        [
+          'Site: The site has a total area of 1.534 acres and is rectangular in shape. It is located outside the city limits of Sample Town.',
+          'The City of Sample Town, county seat of Sample County, is located in the south of the state.',
+          'This is outside the city limits and serviced by a shared septic and cistern.',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('Is the property on city water and sewer?', docs)).toContain('septic');
+  });
+
   it('answers how many with the fact that counts them when another only holds a number', () => {
     const docs = numbered([
       page(

@@ -326,6 +326,8 @@ const RELATED: Record<string, readonly string[]> = {
     'wells',
   ],
   face: ['facing', 'orientation'],
+  // "Is the property on city water and sewer?" of "serviced by a shared septic and cistern".
+  sewer: ['septic', 'sewage', 'sanitary'],
 };
 
 /**
