@@ -1951,7 +1951,7 @@ const FINDING_LABEL =
   /^(the |[\p{L}-]+ ){0,2}(issues?|problems?|findings?|observations?|comments?|notes?|descriptions?|details?|remarks?|defects?|risks?|recommendations?)$/iu;
 
 const FOCUS = new RegExp(
-  `\\b(?:how (${MEASURES})|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\\p{L}\\s'’-]{3,})|(where)|(when|how soon)|who (?:is|are|was|were) the ([\\p{L}\\s'’-]{3,}))\\b`,
+  `\\b(?:how (${MEASURES})|who (?:made|manufactured|makes)|what(?:'s| is| was| are| were)?(?: the| a| an)? ([\\p{L}\\s'’-]{3,})|(where)|(when|how soon)|who (?:are|were) the ([\\p{L}\\s'’-]{3,}))\\b`,
   'iu',
 );
 /** A verb that ends a question after its noun phrase ("What lodging taxes apply?"). */
@@ -2087,7 +2087,9 @@ export function focusTerms(query: string): string[] {
   // "What must be done …", "what should I do": a verb follows, no noun phrase.
   if (m[2] && /^\s*(must|should|can|could|will|would|shall|may|might|need|needs)\b/i.test(m[2]))
     return [];
-  // "Who are the intended users of the analysis?": the users are asked for, by their role.
+  // "Who are the intended users of the analysis?": the users are asked for, a list of parties
+  // by their role. One ("Who is the appraiser?") is a person under the role's label, which a
+  // focus on the role would not tell from the label's other words ("APPRAISER: SUPERVISORY").
   const phraseAsked = m[2] ?? m[5];
   if (phraseAsked) {
     // "the furnace's heating capacity": the possessive belongs to the phrase.
