@@ -17,7 +17,7 @@ import {
 /** The first line of the local answer: what it states first. */
 const lead = (q: string, docs: ContextDocument[]): string =>
   localAnswer(docs, q).split('\n')[0] ?? '';
-import { scoreFacts } from '../src/text/localAnswer.js';
+import { scoreFacts, tidySubject } from '../src/text/localAnswer.js';
 
 const DOCS: ContextDocument[] = [
   {
@@ -3147,6 +3147,36 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
     ]);
     expect(lead('Is the property on city water and sewer?', docs)).toContain('septic');
+  });
+
+  it('names a subject cut short without the bracket it opens, and joins the line it cut', () => {
+    const text = [
+      'Threats: Zoning inconsistencies.',
+      'Sample West (Town A & Town B County) Summary: Desert and rural art hubs; off-grid fixer ranches. Low regulations favor flips.',
+      'Strengths: Ultra-affordable; flexible zoning.',
+      'Threats: Water scarcity.',
+    ].join('\n\n');
+    const docs = numbered([page('Regions', 'R.pdf p. 4', text)]);
+    expect(lead('What are the threats to Sample West?', docs)).toBe(
+      'Sample West – threats: Water scarcity. [R.pdf p. 4]',
+    );
+    expect(lead('What is the summary of Sample West?', docs)).toMatch(
+      /^Sample West \(Town A & Town B County\) Summary: Desert/,
+    );
+    // "15 - Year Real Property: …": the number before the dash is the label's own.
+    const classes = numbered([
+      page(
+        'Cost Segregation',
+        'C.pdf p. 1',
+        '5 - Year Personal Property: $682,612.02\n\n15 - Year Real Property: $977,827.37\n\n39 - Year Real Property: $6,054,427.88',
+      ),
+    ]);
+    expect(lead('How much was classified as 15-year real property?', classes)).toMatch(
+      /^15 Year Real Property: \$977,827\.37/,
+    );
+    expect(tidySubject('Roof Type /')).toBe('Roof Type');
+    expect(tidySubject('Description of the')).toBe('Description');
+    expect(tidySubject('Best Suited For')).toBe('Best Suited For');
   });
 
   it('answers how many with the fact that counts them when another only holds a number', () => {

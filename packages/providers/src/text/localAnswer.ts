@@ -3031,10 +3031,42 @@ function citationOf(d: ContextDocument): string {
  * The subject a labelled fact leaves to its heading: "Approximate age: 11 years" under
  * "Water Heater" is said as "Water Heater – approximate age: 11 years". Pure.
  */
+/**
+ * A subject as people read it: a heading wrapped over two lines leaves its first line
+ * ("Texas West (Marfa &", "Roof Type /", "Description of the"); the bracket it opens and the
+ * word left hanging go. Pure.
+ */
+export function tidySubject(subject: string): string {
+  let text = subject.trim();
+  const open = text.lastIndexOf('(');
+  if (open >= 0 && !text.slice(open).includes(')')) text = text.slice(0, open).trim();
+  for (;;) {
+    const cut = text.replace(/\s*(?:[&/,;:–-]|\b(?:and|or|of|the))$/i, '');
+    if (cut === text) break;
+    text = cut.trim();
+  }
+  return text;
+}
+
+/** A bracket the text closes before it opens one: the rest of a line wrapped above it. */
+const CLOSES_FIRST = /^[^(]*\)/;
+
 function withSubject(fact: Scored, doc: ContextDocument): string {
   const title = doc.title.replace(/\s*\(attachment [^)]*\)$/, '').trim();
-  const subject = fact.subject ?? title.split(/\s+>\s+/).at(-1) ?? title;
-  if (!fact.labelled || !subject) return fact.text;
+  const whole = fact.subject ?? title.split(/\s+>\s+/).at(-1) ?? title;
+  if (!fact.labelled || !whole) return fact.text;
+  // "Turks and Caicos (Grand" over "Turk & North Caicos) Summary: …": one line, wrapped.
+  if (
+    fact.subject &&
+    whole.lastIndexOf('(') > whole.lastIndexOf(')') &&
+    CLOSES_FIRST.test(fact.text)
+  )
+    return `${whole.trim()} ${fact.text}`;
+  const subject = tidySubject(whole);
+  if (!subject) return fact.text;
+  // "2200," over "Broadway, Sample City …": a house number, its street on the next line.
+  if (fact.subject && /^\d{1,6}$/.test(subject) && /^\p{Lu}/u.test(fact.text))
+    return `${subject} ${fact.text}`;
   const subjectTerms = foldWords(subject).filter((w) => w.length >= 3 && !STOPWORDS.has(w));
   const factWords = new Set(foldWords(fact.text));
   if (subjectTerms.length === 0 || subjectTerms.every((t) => termMatches(t, factWords)))
