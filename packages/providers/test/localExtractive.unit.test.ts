@@ -1175,7 +1175,7 @@ describe('local answerer: a valuer’s figures', () => {
         'Source of cost data DwellingCost',
       1,
     );
-    expect(lead('What is the opinion of site value?', [form])).toContain('SITE VALUE: $ 425000');
+    expect(lead('What is the opinion of site value?', [form])).toContain('SITE VALUE: $425000');
   });
 
   it('reads a line of a hundred thousand dots without hanging (its leader is taken whole)', () => {
@@ -1951,7 +1951,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
     ]);
     expect(lead('What is the land alone worth?', docs)).toContain('Land Only Price: $18000');
-    expect(lead('What would the house rent for per month?', docs)).toContain('Rent $ 1150');
+    expect(lead('What would the house rent for per month?', docs)).toContain('Rent $1150');
   });
 
   it('takes an adjective asked for its noun in a label ("urgent" for "Urgency")', () => {
@@ -3177,6 +3177,19 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(tidySubject('Roof Type /')).toBe('Roof Type');
     expect(tidySubject('Description of the')).toBe('Description');
     expect(tidySubject('Best Suited For')).toBe('Best Suited For');
+  });
+
+  it("says a form's sentence without the blank after its last figure, each amount as one", () => {
+    const docs = numbered([
+      page(
+        'Neighborhood',
+        'U.pdf p. 3',
+        'There are 46 comparable sales in the subject neighborhood within the past twelve months ranging in sale price from $ 400,000 to $ 525,000: .',
+      ),
+    ]);
+    expect(lead('What is the range of comparable sale prices?', docs)).toBe(
+      'There are 46 comparable sales in the subject neighborhood within the past twelve months ranging in sale price from $400,000 to $525,000. [U.pdf p. 3]',
+    );
   });
 
   it('answers how many with the fact that counts them when another only holds a number', () => {

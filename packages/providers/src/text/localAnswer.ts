@@ -3019,7 +3019,9 @@ export function shown(text: string, matched: readonly string[]): string {
 }
 
 function sentence(text: string): string {
-  const t = text.replace(/[\s,;:–-]+$/, '');
+  // "… from $ 400,000 to $ 525,000: .": a form's blank after its last figure goes too, and an
+  // amount is written as one ("$400,000").
+  const t = text.replace(/[\s,;:–-]+(\.?)$/, '$1').replace(/([$£€]) (?=\d)/g, '$1');
   return /[.!?…)]$/.test(t) ? t : `${t}.`;
 }
 
@@ -3027,10 +3029,6 @@ function citationOf(d: ContextDocument): string {
   return `[${d.citation ?? d.ref}]`;
 }
 
-/**
- * The subject a labelled fact leaves to its heading: "Approximate age: 11 years" under
- * "Water Heater" is said as "Water Heater – approximate age: 11 years". Pure.
- */
 /**
  * A subject as people read it: a heading wrapped over two lines leaves its first line
  * ("Texas West (Marfa &", "Roof Type /", "Description of the"); the bracket it opens and the
@@ -3051,6 +3049,10 @@ export function tidySubject(subject: string): string {
 /** A bracket the text closes before it opens one: the rest of a line wrapped above it. */
 const CLOSES_FIRST = /^[^(]*\)/;
 
+/**
+ * The subject a labelled fact leaves to its heading: "Approximate age: 11 years" under
+ * "Water Heater" is said as "Water Heater – approximate age: 11 years". Pure.
+ */
 function withSubject(fact: Scored, doc: ContextDocument): string {
   const title = doc.title.replace(/\s*\(attachment [^)]*\)$/, '').trim();
   const whole = fact.subject ?? title.split(/\s+>\s+/).at(-1) ?? title;
