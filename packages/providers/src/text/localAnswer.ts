@@ -3031,7 +3031,7 @@ function citationOf(d: ContextDocument): string {
 
 /**
  * A subject as people read it: a heading wrapped over two lines leaves its first line
- * ("Texas West (Marfa &", "Roof Type /", "Description of the"); the bracket it opens and the
+ * ("Sample West (Town A &", "Roof Type /", "Description of the"); the bracket it opens and the
  * word left hanging go. Pure.
  */
 export function tidySubject(subject: string): string {
@@ -3057,7 +3057,7 @@ function withSubject(fact: Scored, doc: ContextDocument): string {
   const title = doc.title.replace(/\s*\(attachment [^)]*\)$/, '').trim();
   const whole = fact.subject ?? title.split(/\s+>\s+/).at(-1) ?? title;
   if (!fact.labelled || !whole) return fact.text;
-  // "Turks and Caicos (Grand" over "Turk & North Caicos) Summary: …": one line, wrapped.
+  // "Sample Isles (Town" over "A & Town B) Summary: …": one line, wrapped.
   if (
     fact.subject &&
     whole.lastIndexOf('(') > whole.lastIndexOf(')') &&
@@ -3066,7 +3066,7 @@ function withSubject(fact: Scored, doc: ContextDocument): string {
     return `${whole.trim()} ${fact.text}`;
   const subject = tidySubject(whole);
   if (!subject) return fact.text;
-  // "2200," over "Broadway, Sample City …": a house number, its street on the next line.
+  // "2200," over "Sample Avenue, Sample City …": a house number, its street on the next line.
   if (fact.subject && /^\d{1,6}$/.test(subject) && /^\p{Lu}/u.test(fact.text))
     return `${subject} ${fact.text}`;
   const subjectTerms = foldWords(subject).filter((w) => w.length >= 3 && !STOPWORDS.has(w));
