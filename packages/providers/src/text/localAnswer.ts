@@ -3030,9 +3030,11 @@ function citationOf(d: ContextDocument): string {
 }
 
 /**
- * A subject as people read it: a heading wrapped over two lines leaves its first line
- * ("Sample West (Town A &", "Roof Type /", "Description of the"); the bracket it opens and the
- * word left hanging go. Pure.
+ * A subject as people read it. The words before a label on its line are its subject, and a label
+ * read back from its colon over capitalised words can start inside a bracket or after a
+ * connector ("Sample West (Town A & | Town B County) Summary:"): the subject then opens a bracket
+ * or ends on a word left hanging ("Sample West (Town A &", "Roof Type /", "Description of the"),
+ * which go. Pure.
  */
 export function tidySubject(subject: string): string {
   let text = subject.trim();
@@ -3057,7 +3059,7 @@ function withSubject(fact: Scored, doc: ContextDocument): string {
   const title = doc.title.replace(/\s*\(attachment [^)]*\)$/, '').trim();
   const whole = fact.subject ?? title.split(/\s+>\s+/).at(-1) ?? title;
   if (!fact.labelled || !whole) return fact.text;
-  // "Sample Isles (Town" over "A & Town B) Summary: …": one line, wrapped.
+  // "Sample Isles (Town" before "A & Town B) Summary: …": one line, cut inside its bracket.
   if (
     fact.subject &&
     whole.lastIndexOf('(') > whole.lastIndexOf(')') &&
