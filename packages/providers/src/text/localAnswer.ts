@@ -73,6 +73,9 @@ const HOUSE_ASKED = /\b(?:house|home|dwelling|residence)\b/i;
 /** The label of a dwelling's size: "Living Area", "Gross Living Area (GLA)", "GLA". */
 const LIVING_AREA = /\bliving area\b|\bGLA\b/i;
 
+/** The kinds a road is named by ("Sample Drive"); a word in its own list matches as itself. */
+const ROAD_KINDS = ['road', 'street', 'drive', 'avenue', 'lane', 'highway', 'boulevard'];
+
 /** Words a repair is said in. */
 const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
 
@@ -189,8 +192,8 @@ const RELATED: Record<string, readonly string[]> = {
   address: ['street', 'st', 'road', 'rd', 'avenue', 'ave', 'drive', 'lane', 'located', 'location'],
   // "Which road does the property front onto?" of "frontage on Sample Drive": a road is named
   // by its kind, whichever.
-  road: ['street', 'drive', 'avenue', 'lane', 'highway', 'boulevard'],
-  street: ['road', 'drive', 'avenue', 'lane', 'highway', 'boulevard'],
+  road: ROAD_KINDS,
+  street: ROAD_KINDS,
   capacity: ['size', 'amp', 'amps', 'gallon', 'gallons', 'rating', 'rated'],
   long: [
     'length',
@@ -2173,6 +2176,18 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       !(madeBy && all.length > 1 && /^(made|manufactured|makes|built)$/.test(t)) &&
       !(doneAsked && all.length > 1 && DOING.test(t)),
   );
+  // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
+  // sentence about how values are found; an R-value or U-value is no amount of money.
+  const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
+  // "What is the land worth without the barns?": a value less what it leaves out. The barns
+  // are not what is asked about; the land is.
+  const leftOut = valued
+    ? /\b(?:without|excluding|less|minus)\s+(?:the\s+|its\s+|any\s+)?([\p{L}-]+)/iu
+        .exec(query)?.[1]
+        ?.toLowerCase()
+    : undefined;
+  const leftOutAt = leftOut ? terms.findIndex((t) => sameWord(t, leftOut)) : -1;
+  if (leftOutAt >= 0 && terms.length > 1) terms.splice(leftOutAt, 1);
   // "When was the check-out done?": a date answers it ("Date of inspection: 19 July 2026",
   // "Contract end: 19 April 2027"), whatever its label.
   const when = /^\s*(when|how soon)\b/i.test(query);
@@ -2223,18 +2238,6 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     MONEY_NOUN.test(muchOf(query) ?? '') ||
     // "What did the buyer pay?", "What was it listed for?": an amount of money.
     /\b(pay|paid|listed for|listed at|sold for|sell for|sells for|bought for)\b/i.test(query);
-  // "What is the final market value?": an amount of money ("Final Value: $368,000"), not a
-  // sentence about how values are found; an R-value or U-value is no amount of money.
-  const valued = /\b(values?|worth)\b/i.test(query) && !/\b[RU]-?values?\b/i.test(query);
-  // "What is the land worth without the barns?": a value less what it leaves out. The barns
-  // are not what is asked about; the land is.
-  const leftOut = valued
-    ? /\b(?:without|excluding|less|minus)\s+(?:the\s+|its\s+|any\s+)?([\p{L}-]+)/iu
-        .exec(query)?.[1]
-        ?.toLowerCase()
-    : undefined;
-  const leftOutAt = leftOut ? terms.findIndex((t) => sameWord(t, leftOut)) : -1;
-  if (leftOutAt >= 0 && terms.length > 1) terms.splice(leftOutAt, 1);
   const negated = NEGATION.test(query);
   const occupancyAsked =
     /\b(?:occupied|occupancy|vacant)\b/i.test(query) && !/\b(?:owners?|tenants?)\b/i.test(query);
@@ -3048,7 +3051,7 @@ export function tidySubject(subject: string): string {
   return text;
 }
 
-/** A bracket the text closes before it opens one: the rest of a line wrapped above it. */
+/** A bracket the text closes before it opens one: the rest of a line its subject cut short. */
 const CLOSES_FIRST = /^[^(]*\)/;
 
 /**

@@ -145,6 +145,9 @@ function endsWithLabel(text: string): boolean {
 /** Longest paragraph that leads a table into its chunks ("Sample North … Summary: …"). */
 const LEAD_IN_CHARS = 240;
 
+/** Where a table was cut out, until the text is whole: no lead-in reaches across another table. */
+const TABLE_GAP = '\n\n\u0000\n\n';
+
 /** A table cut out of its section's text, with the short paragraph just above it, if any. */
 interface CutTable {
   table: TableText;
@@ -177,9 +180,6 @@ function withoutTables(
     cut,
   };
 }
-
-/** Where a table was cut out, until the text is whole: no lead-in reaches across another table. */
-const TABLE_GAP = '\n\n\u0000\n\n';
 
 /** The last paragraph of `before` when it is short prose, not a table row or another table's gap. */
 function leadInOf(before: string): string | null {
