@@ -3205,4 +3205,65 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How many factors does the report cover?', docs)).toContain('31 factors');
   });
+
+  it('answers how long a sale would take with the exposure period, not a contract deadline', () => {
+    const docs = numbered([
+      page(
+        'Buy-Sell Signed 3-4-2026',
+        'W.pdf p. 61',
+        [
+          '45 Days from Execution of Buy Sell unless stated below',
+          'Closing within 15 days of full contingency release',
+        ].join('\n\n'),
+      ),
+      page(
+        'Reconciliation',
+        'W.pdf p. 40',
+        'For this analysis, a reasonable exposure period is estimated at less than 9 months.',
+      ),
+    ]);
+    expect(lead('How long would it take to sell the warehouse?', docs)).toContain('9 months');
+  });
+
+  it('answers what a building was used for before a year with the use that ended then', () => {
+    const docs = numbered([
+      page(
+        'History of the Property',
+        'M.pdf p. 8',
+        [
+          'The building has housed the county library since 1988.',
+          'The building is a two-storey brick structure on a corner lot.',
+          'The subject property was occupied as a hardware store from 1950 to 1988.',
+        ].join('\n\n'),
+      ),
+    ]);
+    expect(lead('What was the building used for before 1988?', docs)).toContain('hardware');
+  });
+
+  it('reads a two-column table whose value column counts per 1,000 with that title', () => {
+    const docs = numbered([
+      page(
+        'Scores',
+        'F.pdf p. 10',
+        [
+          'Suitability Metrics (1–10) Metric Northvale Southmere Eastfield',
+          '',
+          '| Affordability | 5 | 9 | 6 |',
+          '| --- | --- | --- | --- |',
+          '| Crime Rate (Inverted) | 2 | 9 | 2 |',
+        ].join('\n'),
+      ),
+      page(
+        'Comparative Tables',
+        'F.pdf p. 7',
+        [
+          '| Location | Crime Rate per 1,000 |',
+          '| --- | --- |',
+          '| Northvale | 31.0 |',
+          '| Southmere | 54.5 |',
+        ].join('\n'),
+      ),
+    ]);
+    expect(lead('What is the crime rate in Southmere?', docs)).toContain('54.5');
+  });
 });

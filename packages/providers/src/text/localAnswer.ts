@@ -593,6 +593,8 @@ function seriesFacts(facts: readonly Fact[], documents: readonly ContextDocument
 
 /** A figure no column title holds: an amount, a decimal, a number of thousands (a year is a title). */
 const FIGURE = /[$€£]\s?\d|\d,\d{3}|\d\.\d|\b(?!(?:19|20)\d\d\b)\d{3,}\b/;
+/** The figure a title counts by: "Crime Rate per 1,000", "Deaths per 100,000". */
+const PER_FIGURE = /\bper\s+\d[\d,]*\b/gi;
 
 /** A label and its value, one colon between them ("Repair Total:" and "$0": "Repair Total: $0"). */
 function paired(label: string, value: string): string {
@@ -1151,10 +1153,14 @@ export function factsOf(text: string, doc = 0): Fact[] {
         pairTable = pairRow(cells);
         // Titles are all different: a first row that repeats a cell ("Year Built | 1956 |
         // Similar | Similar") is a row of a table whose header is elsewhere.
-        // A figure under no title ("1,192 Sq.Ft. @ $ | 150.00 | 178,800") says the same.
+        // A figure under no title ("1,192 Sq.Ft. @ $ | 150.00 | 178,800") says the same; one
+        // a title counts by ("Crime Rate per 1,000") is part of the title.
         const titles = cells.filter((c) => c !== '').map((c) => c.toLowerCase());
         header =
-          new Set(titles).size < titles.length || cells.some((c) => FIGURE.test(c)) ? null : cells;
+          new Set(titles).size < titles.length ||
+          cells.some((c) => FIGURE.test(c.replace(PER_FIGURE, '')))
+            ? null
+            : cells;
         if (!pairTable && header) continue;
       }
       if (pairTable) {
@@ -2049,6 +2055,14 @@ const MUCH_END =
   /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
 
 /**
+ * The words a text says things with. A "Buy-Sell" is a contract ("30 Days from Execution of Buy
+ * Sell", a section "Buy-Sell Signed"): it sells nothing, so it is one word of its own. Pure.
+ */
+function namingWords(text: string): string[] {
+  return foldWords(text.replace(/\bbuy[- ]sell\b/giu, 'buysell'));
+}
+
+/**
  * What "how much" asks an amount of when a noun follows it ("how much weight …", "how much
  * excess land …"): the noun. Null for "how much does it cost", "how much is it". Pure.
  */
@@ -2159,8 +2173,25 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const lasting =
     /\bhow long\b/i.test(query) &&
     /\b(take|takes|took|last|lasts|until|ago|sell|sold|time|period)\b/i.test(query);
+  // "What was the building used for?": what occupied it ("occupied as a retail store").
+  const usedFor = /\bused (?:for|as)\b/i.test(query);
   const relatedOf = (t: string): readonly string[] =>
-    lasting && t === 'long' ? TIME_WORDS : (RELATED[t] ?? []);
+    lasting && t === 'long'
+      ? TIME_WORDS
+      : usedFor && t === 'used'
+        ? [...RELATED.used!, ...OCCUPANCY_WORDS]
+        : (RELATED[t] ?? []);
+  // "What was it used for before 1994?": a time that ends in that year ("from 1962 to 1994"),
+  // not one that starts in it ("since 1994"); "after" and "since" the other way round.
+  const bound = /\b(before|prior to|until|after|since)\s+((?:1[89]|20)\d\d)\b/i.exec(query);
+  const untilYear = bound
+    ? new RegExp(
+        `\\b(?:to|until|till|through|thru|before)\\s+${bound[2]}\\b|\\d\\s*[-–]\\s*${bound[2]}\\b`,
+        'i',
+      )
+    : null;
+  const sinceYear = bound ? new RegExp(`\\b(?:since|after|from)\\s+${bound[2]}\\b`, 'i') : null;
+  const boundBefore = bound !== null && /^(before|prior to|until)$/i.test(bound[1]!);
   // "Who carried out the structural inspection?": carrying out says who did it, not what; the
   // report says it in its own words ("conducted … by Er. …").
   // "When was the inspection carried out?" likewise: the date answers, whatever verb says it.
@@ -2269,7 +2300,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       withAcronyms(
         // "Non-living Area" is no living area: a word after "non-" is another word.
         new Set(
-          foldWords(f.text.replace(BACK_REFERENCE, ' ').replace(/\bnon-(?=\p{L})/giu, 'non')),
+          namingWords(f.text.replace(BACK_REFERENCE, ' ').replace(/\bnon-(?=\p{L})/giu, 'non')),
         ),
         f.text,
         terms,
@@ -2324,7 +2355,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     for (const w of factWords[i]!) set.add(w);
     blockWords.set(key, set);
   });
-  const titleWords = documents.map((d) => foldWords(d.title));
+  const titleWords = documents.map((d) => namingWords(d.title));
   const sectionNamedBy = titleWords.map((words) => {
     const named = words.filter((w) => !STOPWORDS.has(w) && !/^\d/.test(w));
     return named.length > 0 && named.every((w) => terms.some((t) => sameWord(t, w)));
@@ -2443,11 +2474,19 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
           // …and it labels readings of its own ("Hotspot: 28.8 °C"), unlike "nearest".
           facts.some((f) => f.labelled && foldWords(factLabel(f)).some((l) => sameWord(l, w))),
       ) ?? null;
-  // "the sales comparison approach": the word before each word asked says which one.
+  // "the sales comparison approach": the word before each word asked says which one. A year
+  // ("before 1994") is no kind of anything.
   const kindOf = new Map<string, string>();
   queryWords.forEach((w, k) => {
     const before = queryWords[k - 1];
-    if (k > 0 && before && terms.includes(w) && terms.includes(before) && !QUALIFIERS.has(before))
+    if (
+      k > 0 &&
+      before &&
+      terms.includes(w) &&
+      terms.includes(before) &&
+      !QUALIFIERS.has(before) &&
+      !/^\d/.test(w)
+    )
       kindOf.set(w, before);
   });
   const kinds = [...kindOf];
@@ -2589,6 +2628,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "Is the house occupied?": "Owner Occupied: No" says whether its owner lives there, not
     // whether anyone does ("Property Occupant: Vacant").
     if (occupancyAsked && /\bowner[- ]occupie[dr]/i.test(f.text)) score *= 0.7;
+    // "… before 1994": a time that ends then, more than one that starts then.
+    if (untilYear && sinceYear) {
+      const ends = untilYear.test(f.text);
+      const starts = sinceYear.test(f.text) && !ends;
+      if (ends || starts) score *= ends === boundBefore ? 1.5 : 0.6;
+    }
     // "The calculated square footage of the gross living area is: Garage/Carport; 400 Sq.Ft.
     // @ $; 40.00 …": a form's prompt, read across into the next row's cells.
     if (
