@@ -3266,4 +3266,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What is the crime rate in Southmere?', docs)).toContain('54.5');
   });
+
+  it('answers the shape of a parcel with the site of the subject, not a comparable parcel', () => {
+    const docs = numbered([
+      page(
+        'Sales Comparison Approach',
+        'R.pdf p. 26',
+        'Sale 2: Sale 2 is located on the east side of Sample Lane, north of the river. This is a mostly rectangular shaped parcel with a narrow access strip along its north line.',
+      ),
+      page(
+        'Summary of Appraisal',
+        'R.pdf p. 5',
+        'Site: The subject is irregular in shape and has a total area of 40.2 acres.',
+      ),
+    ]);
+    expect(lead('What shape is the parcel?', docs)).toContain('irregular');
+  });
 });

@@ -151,6 +151,8 @@ const RELATED: Record<string, readonly string[]> = {
   large: BIG_WORDS,
   lot: ['land', 'site', 'tract', 'parcel'],
   land: ['lot', 'site', 'tract', 'parcel', 'acres', 'acreage'],
+  // "What shape is the parcel?": "Site: The subject is irregular in shape".
+  parcel: ['lot', 'site', 'tract', 'land'],
   used: ['utilized', 'utilised', 'employed', 'applied'],
   // An appraisal's words: "cap rate" for the capitalization rate; what was paid is a price.
   capitalization: ['cap'],
