@@ -49,6 +49,15 @@ const DUMP_CHAT = process.env.EVAL_DUMP_CHAT ?? null;
  * repository).
  */
 const DUMP_LEGS = process.env.EVAL_DUMP_LEGS ?? null;
+/**
+ * `RERANK_ENABLED=true` (with or without `RERANK_URL`, `RERANK_API_KEY`): the system runs with
+ * that reranker, the chat too; the columns of one leg or one fusion keep the fused order.
+ */
+const RERANK_ENV: Record<string, string> = Object.fromEntries(
+  ['RERANK_ENABLED', 'RERANK_URL', 'RERANK_API_KEY', 'RERANK_MODEL'].flatMap((k) =>
+    process.env[k] ? [[k, process.env[k]!]] : [],
+  ),
+);
 /** How deep each leg is dumped: the candidate depth the retrieval service fuses for top_k 6. */
 const DUMP_DEPTH = 50;
 /** Heading field weights of the BM25-over-chunks reference (0: the chunk text alone). */
@@ -143,6 +152,7 @@ async function retrieveLeg(
   contentOf: Map<string, string>,
   keywordWeight?: number,
   wordFamilies?: boolean,
+  rerank?: RetrieveOptions['rerank'],
 ): Promise<string[]> {
   const chunks = await retrieveFolder(
     nats,
@@ -152,6 +162,7 @@ async function retrieveLeg(
     legs,
     keywordWeight,
     wordFamilies,
+    rerank,
   );
   return chunks.map((c) => contentOf.get(c.id) ?? c.content);
 }
@@ -202,7 +213,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
   try {
     system = await startSystem({
-      env: { STAGE_TIMEOUT_MS: '900000', STAGE_ACK_WAIT_MS: '120000' },
+      env: { STAGE_TIMEOUT_MS: '900000', STAGE_ACK_WAIT_MS: '120000', ...RERANK_ENV },
     });
     const session: Session = await signIn(system, 'eval@example.com');
     const as = (s: Session) => ({
@@ -372,6 +383,12 @@ async function main(): Promise<void> {
         q,
         await retrieveLeg(nats!, reportId, q.question, 'hybrid', contentOf, 1, true),
       );
+      // The local reranker (`RERANK_ENABLED` without `RERANK_URL`, ADR 138) over the spec's
+      // fusion; the columns above keep the fused order.
+      fusion.hybrid_local_rerank = outcome(
+        q,
+        await retrieveLeg(nats!, reportId, q.question, 'hybrid', contentOf, 1, false, 'local'),
+      );
       const res = await fetch(`${system!.url}/retrieve`, {
         method: 'POST',
         headers: user.headers({ 'content-type': 'application/json' }),
@@ -524,6 +541,7 @@ async function main(): Promise<void> {
         keyword_leg: 'keyword leg alone',
         keyword_leg_word_families: 'keyword leg alone, word families',
         hybrid_word_families: 'hybrid, keyword weight 1, word families',
+        hybrid_local_rerank: 'hybrid, keyword weight 1, local reranker',
         vector_leg: 'vector leg alone',
         baseline_pdftotext_pages_bm25: 'pdftotext page + BM25 (baseline)',
       })[name] ??
@@ -579,6 +597,11 @@ async function main(): Promise<void> {
       config: {
         embedding_provider: system.env.EMBEDDING_PROVIDER ?? 'local',
         llm_provider: system.env.LLM_PROVIDER ?? 'local',
+        rerank: ['1', 'true', 'yes', 'on'].includes(system.env.RERANK_ENABLED ?? '')
+          ? system.env.RERANK_URL
+            ? 'remote'
+            : 'local'
+          : 'off',
         top_k: TOP_K,
         baseline:
           'pdftotext (poppler, default reading order) one chunk per page; wink-bm25-text-search k1 1.2 b 0.75 over tokens of to_tsvector(simple, immutable_unaccent(text)); a hit must be a judged page',

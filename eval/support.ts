@@ -47,6 +47,7 @@ export async function retrieveFolder(
   legs: RetrieveOptions['legs'],
   keywordWeight?: number,
   wordFamilies?: boolean,
+  rerank: RetrieveOptions['rerank'] = 'off',
 ): Promise<RetrievedChunk[]> {
   const res = await retrievalClient(nats.nc, 60_000).retrieve({
     caller: { kind: 'admin' },
@@ -59,7 +60,7 @@ export async function retrieveFolder(
     top_k: topK,
     options: {
       legs,
-      rerank: 'auto',
+      rerank,
       hyde: 'auto',
       ...(keywordWeight === undefined ? {} : { keyword_weight: keywordWeight }),
       ...(wordFamilies === undefined ? {} : { word_families: wordFamilies }),

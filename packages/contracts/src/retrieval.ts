@@ -156,11 +156,12 @@ export type RetrieveCaller = z.infer<typeof RetrieveCaller>;
  * Diagnostic options (NATS only, not in the REST bodies). Defaults give the spec's flow; the
  * evaluation asks for one leg at a time.
  * `legs`: which legs run (`hybrid` = both, fused). `rerank`/`hyde`: `auto` follows the
- * configuration and the spec's rules, `off` disables for this request.
+ * configuration and the spec's rules, `off` disables for this request; `rerank: local` reranks
+ * this request with the local reranker, whatever is configured (for measuring it).
  */
 export const RetrieveOptions = z.object({
   legs: z.enum(['hybrid', 'keyword', 'vector']).default('hybrid'),
-  rerank: z.enum(['auto', 'off']).default('auto'),
+  rerank: z.enum(['auto', 'off', 'local']).default('auto'),
   hyde: z.enum(['auto', 'off']).default('auto'),
   /** Weight of the keyword leg in the fusion for this request; absent: `RETRIEVAL_KEYWORD_WEIGHT` (1 = spec). */
   keyword_weight: z.number().min(0).max(100).optional(),

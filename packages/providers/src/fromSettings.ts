@@ -1,6 +1,7 @@
 import { LocalEmbedder } from './embedding/localEmbedder.js';
 import type { Embedder } from './embedding/embedder.js';
 import { MistralEmbedder, OpenAIEmbedder, type RetryOptions } from './embedding/remoteEmbedders.js';
+import { LocalReranker } from './rerank/localReranker.js';
 import { CohereReranker, type Reranker } from './rerank/reranker.js';
 import {
   MistralTextGenerator,
@@ -87,8 +88,12 @@ export function textGeneratorFor(s: ProviderSettings): TextGenerator | null {
   }
 }
 
-/** The reranker when `RERANK_ENABLED` and `RERANK_URL` are both set, else null (off). */
+/**
+ * The reranker when `RERANK_ENABLED` is set: the Cohere-compatible endpoint at `RERANK_URL`, or
+ * the local reranker without one. Null (off) when it is not set, the default.
+ */
 export function rerankerFor(s: ProviderSettings): Reranker | null {
-  if (!s.RERANK_ENABLED || !s.RERANK_URL) return null;
+  if (!s.RERANK_ENABLED) return null;
+  if (!s.RERANK_URL) return new LocalReranker();
   return new CohereReranker({ url: s.RERANK_URL, apiKey: s.RERANK_API_KEY, model: s.RERANK_MODEL });
 }

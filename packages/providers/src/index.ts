@@ -5,6 +5,7 @@ export * from './ocr/ocrError.js';
 export * from './ocr/mistralOcr.js';
 export * from './embedding/remoteEmbedders.js';
 export * from './rerank/reranker.js';
+export * from './rerank/localReranker.js';
 export * from './text/textGenerator.js';
 export * from './fromSettings.js';
 export * from './ocr/localOcrEngine.js';

@@ -10,6 +10,7 @@ import {
 } from '@reports/platform';
 import {
   CohereReranker,
+  LocalReranker,
   LocalEmbedder,
   OpenAIEmbedder,
   OpenAITextGenerator,
@@ -517,6 +518,37 @@ describe('rerank', () => {
     expect(names(res)[0]).toBe('boiler');
     expect(res.chunks[0]!.rerank_score).toBeCloseTo(0.99, 9);
     expect(res.chunks.every((c) => c.rerank_score !== null)).toBe(true);
+  });
+
+  it('reorders the candidates by the facts they hold with the local reranker', async () => {
+    // A note that says "heating" often outranks the grid that answers, in both legs.
+    const report = await insertReport(tenantA);
+    const heating = [
+      [
+        'heating-notes',
+        'The heating system was looked at. The heating system heats every room; the heating ducts of the heating system were not opened.',
+      ],
+      ['heating-grid', 'Type: Furnace\n\nApproximate age: 14 years\n\nFuel: Natural gas'],
+      ['cellar', 'Rising damp in the cellar walls.'],
+    ];
+    for (const [i, [name, content]] of heating.entries())
+      await insertChunk(name!, report, tenantA, content!, { order: i });
+    const req: RetrieveRequest = {
+      ...asUserA('How old is the heating system?', { top_k: 3 }),
+      scope: { type: 'folder', report_id: report },
+    };
+    const fused = await withEndpoint(deps(), () => ask(req));
+    expect(names(fused)[0]).toBe('heating-notes');
+    const res = await withEndpoint(deps({ reranker: new LocalReranker() }), () => ask(req));
+    expect(res.reranked).toBe(true);
+    expect(names(res)[0]).toBe('heating-grid');
+    expect(res.chunks.every((c) => c.rerank_score !== null)).toBe(true);
+    // One request may ask for it whatever is configured (the evaluation measures it so).
+    const asked = await withEndpoint(deps(), () =>
+      ask({ ...req, options: { legs: 'hybrid', rerank: 'local', hyde: 'off' } }),
+    );
+    expect(asked.reranked).toBe(true);
+    expect(names(asked)[0]).toBe('heating-grid');
   });
 
   it.each([

@@ -4,12 +4,27 @@ export interface RerankResult {
   score: number;
 }
 
-/** Orders candidate passages by relevance to a query (an external cross-encoder). */
+/**
+ * A candidate passage: its text, or its text and the title it is filed under (a chunk's
+ * section). A remote reranker reads the text; the local one also reads the title.
+ */
+export type RerankDocument = string | { text: string; title?: string | null };
+
+/** The text of a candidate passage. Pure. */
+export function rerankText(document: RerankDocument): string {
+  return typeof document === 'string' ? document : document.text;
+}
+
+/** Orders candidate passages by relevance to a query (an external cross-encoder, or local). */
 export interface Reranker {
   readonly provider: string;
   readonly model: string;
   /** Every input index exactly once, most relevant first. Throws `RerankError` on any failure. */
-  rerank(query: string, documents: string[], signal?: AbortSignal): Promise<RerankResult[]>;
+  rerank(
+    query: string,
+    documents: readonly RerankDocument[],
+    signal?: AbortSignal,
+  ): Promise<RerankResult[]>;
 }
 
 export class RerankError extends Error {
@@ -50,8 +65,13 @@ export class CohereReranker implements Reranker {
     this.timeoutMs = opts.timeoutMs ?? RERANK_TIMEOUT_MS;
   }
 
-  async rerank(query: string, documents: string[], signal?: AbortSignal): Promise<RerankResult[]> {
-    if (documents.length === 0) return [];
+  async rerank(
+    query: string,
+    candidates: readonly RerankDocument[],
+    signal?: AbortSignal,
+  ): Promise<RerankResult[]> {
+    if (candidates.length === 0) return [];
+    const documents = candidates.map(rerankText);
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let body: unknown;

@@ -8,7 +8,12 @@ import {
   type RetrieveResponse,
 } from '@reports/contracts';
 import { systemClock, type Clock, type Logger, type Pool } from '@reports/platform';
-import type { Embedder, Reranker, TextGenerator } from '@reports/providers';
+import {
+  LocalReranker,
+  type Embedder,
+  type Reranker,
+  type TextGenerator,
+} from '@reports/providers';
 import {
   keywordQuery,
   vectorSearch,
@@ -42,7 +47,10 @@ export interface RetrievalDeps {
   keywordIndex: KeywordIndex;
   /** Null when the configured remote provider has no key: vector-leg requests answer 503. */
   embedder: Embedder | null;
-  /** Null when rerank is off (`RERANK_ENABLED` unset or no `RERANK_URL`). */
+  /**
+   * Null when rerank is off (`RERANK_ENABLED` unset); the local reranker when it is set without
+   * `RERANK_URL`.
+   */
   reranker: Reranker | null;
   /** Null with the local LLM provider, which writes nothing (no HyDE). */
   generator: TextGenerator | null;
@@ -66,6 +74,8 @@ export interface RetrievalDeps {
 export function candidateDepth(topK: number): number {
   return Math.min(Math.max(topK * 5, 50), 200);
 }
+/** The reranker a request's `rerank: local` option asks for (pure, no configuration). */
+const LOCAL_RERANKER = new LocalReranker();
 /** At most this many fused candidates go to the reranker. */
 export const RERANK_MAX_DOCUMENTS = 100;
 /** Time budget of the HyDE passage; past it the query is embedded as typed. */
@@ -343,15 +353,25 @@ async function rerankCandidates(
   rerankMs: number;
   rerankError: string | null;
 }> {
-  if (!deps.reranker || req.options.rerank !== 'auto' || ordered.length === 0) {
+  const reranker =
+    req.options.rerank === 'local'
+      ? LOCAL_RERANKER
+      : req.options.rerank === 'auto'
+        ? deps.reranker
+        : null;
+  if (!reranker || ordered.length === 0) {
     return { ordered, reranked: false, rerankMs: 0, rerankError: null };
   }
   const t = performance.now();
   const head = ordered.slice(0, RERANK_MAX_DOCUMENTS);
   try {
-    const results = await deps.reranker.rerank(
+    // Each candidate's text, and the section it is filed under (read by the local reranker).
+    const results = await reranker.rerank(
       req.query,
-      head.map((o) => rows.get(o.chunk_id)!.content),
+      head.map((o) => {
+        const row = rows.get(o.chunk_id)!;
+        return { text: row.content, title: row.section_name };
+      }),
     );
     const rest = ordered.slice(RERANK_MAX_DOCUMENTS).map((o) => ({ ...o, score: -Infinity }));
     return {
