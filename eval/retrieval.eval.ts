@@ -131,8 +131,18 @@ async function retrieveDocs(
   legs: RetrieveOptions['legs'],
   chunkToDoc: Map<string, string>,
   keywordWeight?: number,
+  rerank?: RetrieveOptions['rerank'],
 ): Promise<string[]> {
-  const chunks = await retrieveFolder(nats, reportId, query, DEPTH, legs, keywordWeight);
+  const chunks = await retrieveFolder(
+    nats,
+    reportId,
+    query,
+    DEPTH,
+    legs,
+    keywordWeight,
+    undefined,
+    rerank,
+  );
   return firstPerDocument(chunks.map((c) => chunkToDoc.get(c.id) ?? `?${c.id}`));
 }
 
@@ -196,11 +206,14 @@ async function main(): Promise<void> {
       ['vector', 'vector', undefined],
       ['hybrid', 'hybrid', 1],
       ['hybrid_weighted', 'hybrid', WEIGHT],
+      // The local reranker (ADR 138) over the spec's fusion: its rules come from property
+      // reports, so this is how it does on text it was not written for.
+      ['hybrid_local_rerank', 'hybrid', 1, 'local'],
     ] as const;
-    for (const [name, legs, weight] of variants) {
+    for (const [name, legs, weight, rerank] of variants) {
       const t = Date.now();
       runs[name] = await inPool(queries, CONCURRENCY, (q) =>
-        retrieveDocs(nats!, reportId, q.text, legs, chunkToDoc, weight),
+        retrieveDocs(nats!, reportId, q.text, legs, chunkToDoc, weight, rerank),
       );
       console.log(
         `${name}: ${queries.length} queries in ${((Date.now() - t) / 1000).toFixed(1)} s`,
@@ -279,6 +292,7 @@ async function main(): Promise<void> {
       vector: 'vector leg',
       hybrid: 'hybrid (RRF k=60, spec)',
       hybrid_weighted: `hybrid (RRF, keyword x${WEIGHT})`,
+      hybrid_local_rerank: 'hybrid (spec), local reranker',
       multi_keyword: `keyword, multi_report x${SPLIT}`,
       multi_hybrid: `hybrid (spec), multi_report x${SPLIT}`,
     };
