@@ -521,7 +521,8 @@ describe('rerank', () => {
   });
 
   it('reorders the candidates by the facts they hold with the local reranker', async () => {
-    // A note that says "heating" often outranks the grid that answers, in both legs.
+    // A note that says "heating" four times outranks, in both legs, the grid that answers, which
+    // says its subject only by the section it is filed under (its section name here).
     const report = await insertReport(tenantA);
     const heating = [
       [
