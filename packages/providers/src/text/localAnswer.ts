@@ -2056,6 +2056,28 @@ const MONEY_NOUN =
 const MUCH_END =
   /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
 
+/** "What was the building used for?": also what occupied it. */
+const USED_FOR_WORDS: readonly string[] = [...RELATED.used!, ...OCCUPANCY_WORDS];
+
+/**
+ * "What was it used for before 1994?": a time that ends in that year ("from 1962 to 1994") answers
+ * it, not one that starts in it ("since 1994"); "after" and "since" a year the other way round.
+ * Null when the question bounds no year. Pure.
+ */
+function yearBoundOf(query: string): { ends: RegExp; starts: RegExp; before: boolean } | null {
+  const bound = /\b(before|prior to|until|after|since)\s+((?:1[89]|20)\d\d)\b/i.exec(query);
+  if (!bound) return null;
+  const year = bound[2]!;
+  return {
+    ends: new RegExp(
+      `\\b(?:to|until|till|through|thru|before)\\s+${year}\\b|\\d\\s*[-–]\\s*${year}\\b`,
+      'i',
+    ),
+    starts: new RegExp(`\\b(?:since|after|from)\\s+${year}\\b`, 'i'),
+    before: /^(before|prior to|until)$/i.test(bound[1]!),
+  };
+}
+
 /**
  * The words a text says things with. A "Buy-Sell" is a contract ("30 Days from Execution of Buy
  * Sell", a section "Buy-Sell Signed"): it sells nothing, so it is one word of its own. Pure.
@@ -2181,19 +2203,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     lasting && t === 'long'
       ? TIME_WORDS
       : usedFor && t === 'used'
-        ? [...RELATED.used!, ...OCCUPANCY_WORDS]
+        ? USED_FOR_WORDS
         : (RELATED[t] ?? []);
-  // "What was it used for before 1994?": a time that ends in that year ("from 1962 to 1994"),
-  // not one that starts in it ("since 1994"); "after" and "since" the other way round.
-  const bound = /\b(before|prior to|until|after|since)\s+((?:1[89]|20)\d\d)\b/i.exec(query);
-  const untilYear = bound
-    ? new RegExp(
-        `\\b(?:to|until|till|through|thru|before)\\s+${bound[2]}\\b|\\d\\s*[-–]\\s*${bound[2]}\\b`,
-        'i',
-      )
-    : null;
-  const sinceYear = bound ? new RegExp(`\\b(?:since|after|from)\\s+${bound[2]}\\b`, 'i') : null;
-  const boundBefore = bound !== null && /^(before|prior to|until)$/i.test(bound[1]!);
+  const yearBound = yearBoundOf(query);
   // "Who carried out the structural inspection?": carrying out says who did it, not what; the
   // report says it in its own words ("conducted … by Er. …").
   // "When was the inspection carried out?" likewise: the date answers, whatever verb says it.
@@ -2631,10 +2643,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // whether anyone does ("Property Occupant: Vacant").
     if (occupancyAsked && /\bowner[- ]occupie[dr]/i.test(f.text)) score *= 0.7;
     // "… before 1994": a time that ends then, more than one that starts then.
-    if (untilYear && sinceYear) {
-      const ends = untilYear.test(f.text);
-      const starts = sinceYear.test(f.text) && !ends;
-      if (ends || starts) score *= ends === boundBefore ? 1.5 : 0.6;
+    if (yearBound) {
+      const ends = yearBound.ends.test(f.text);
+      if (ends || yearBound.starts.test(f.text)) score *= ends === yearBound.before ? 1.5 : 0.6;
     }
     // "The calculated square footage of the gross living area is: Garage/Carport; 400 Sq.Ft.
     // @ $; 40.00 …": a form's prompt, read across into the next row's cells.
