@@ -3282,4 +3282,74 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What shape is the parcel?', docs)).toContain('irregular');
   });
+
+  it('reads a table whose first row is a label and its value as rows, not titles', () => {
+    const text = [
+      '| Property Type | Retail | (Single Tenant) |',
+      '| --- | --- | --- |',
+      '| Number of Stories | 2 |     |',
+      '| Gross Building Area | 18,400 SF |     |',
+      '| Effective Age | 12 Years |     |',
+    ].join('\n');
+    expect(factsOf(text).map((f) => f.text)).toEqual([
+      'Property Type: Retail; (Single Tenant)',
+      'Number of Stories: 2',
+      'Gross Building Area: 18,400 SF',
+      'Effective Age: 12 Years',
+    ]);
+    const docs = numbered([page('Improvements Summary', 'A.pdf p. 8', text)]);
+    expect(lead('How many stories does the building have?', docs)).toContain('Stories: 2.');
+    // A header of titles over the same rows stays titles.
+    expect(
+      factsOf(
+        [
+          '| Location | Defect | Severity |',
+          '| --- | --- | --- |',
+          '| Grid A1, north slope | Sheet rusted through, hole 30 mm wide |     |',
+          '| Grid A3, ridge | Sealant at ridge cap failed | Medium |',
+        ].join('\n'),
+      ).map((f) => f.text),
+    ).toEqual([
+      'Grid A1, north slope: Defect: Sheet rusted through, hole 30 mm wide',
+      'Grid A3, ridge: Defect: Sealant at ridge cap failed; Severity: Medium',
+    ]);
+  });
+
+  it('reads "type of well" and "active leaks" as no other kind of what is asked', () => {
+    const docs = numbered([
+      page(
+        'Cost Approach',
+        'V.pdf p. 31',
+        [
+          'The engineer reports that septic system costs are typically $20,000 for all hard and soft costs.',
+          'The engineer also reports that the cost for this type of well typically ranges from $40,000 to $60,000 per well in this area.',
+        ].join(' '),
+      ),
+    ]);
+    expect(lead('What does a commercial well typically cost?', docs)).toContain('$40,000');
+    const check = numbered([
+      page(
+        'Property Status Checklist',
+        'C.pdf p. 2',
+        'Water Leak Check: CLEAR\n\nAll visible plumbing was checked. No active leaks found.',
+      ),
+    ]);
+    expect(lead('Were any water leaks found?', check)).toContain('No active leaks');
+  });
+
+  it('answers property taxes with the real estate taxes, not a sentence about taxes', () => {
+    const docs = numbered([
+      page(
+        'Tax Analysis',
+        'T.pdf p. 54',
+        'Our estimate is based on our pro forma estimate and the tax rate.',
+      ),
+      page(
+        'Direct Capitalization',
+        'T.pdf p. 58',
+        'Real Estate Taxes: $1.95; $98,400\n\nInsurance: $0.30; $15,100',
+      ),
+    ]);
+    expect(lead('What are the total property taxes?', docs)).toContain('$98,400');
+  });
 });

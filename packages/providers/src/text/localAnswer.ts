@@ -153,6 +153,8 @@ const RELATED: Record<string, readonly string[]> = {
   land: ['lot', 'site', 'tract', 'parcel', 'acres', 'acreage'],
   // "What shape is the parcel?": "Site: The subject is irregular in shape".
   parcel: ['lot', 'site', 'tract', 'land'],
+  // "Real estate taxes" are property taxes.
+  property: ['estate'],
   used: ['utilized', 'utilised', 'employed', 'applied'],
   // An appraisal's words: "cap rate" for the capitalization rate; what was paid is a price.
   capitalization: ['cap'],
@@ -850,13 +852,18 @@ export function logicalLines(text: string): string[] {
   return out;
 }
 
+/** Words of two letters that join others ("type of well"): they name no kind of anything. */
+const SHORT_FUNCTION_WORDS = new Set(
+  'a an of to in on at by or as is if so no be up we us my me it'.split(' '),
+);
+
 /**
  * Words before a noun that say how much, how sure or where, not which one ("approximate
  * capacity", "nearest school", "inside panel room").
  */
 const QUALIFIERS = new Set(
   (
-    'approximate approx estimated total overall average typical current existing actual ' +
+    'approximate approx estimated total overall average typical current existing actual active ' +
     'nearest closest nearby largest biggest smallest highest lowest latest last first next ' +
     'inside outside near along across behind within beneath below above under over around ' +
     'through via per every'
@@ -880,7 +887,14 @@ function otherKind(
   return seq.some((w, k) => {
     const kind = kinds.find(([t]) => sameWord(t, w))?.[1];
     const before = seq[k - 1];
-    if (!kind || !before || STOPWORDS.has(before) || QUALIFIERS.has(before) || /^\d/.test(before))
+    if (
+      !kind ||
+      !before ||
+      STOPWORDS.has(before) ||
+      SHORT_FUNCTION_WORDS.has(before) ||
+      QUALIFIERS.has(before) ||
+      /^\d/.test(before)
+    )
       return false;
     if (sameWord(kind, before)) return false;
     const named = [kind, ...(RELATED[kind] ?? [])];
@@ -976,6 +990,44 @@ const AMOUNT_IN_WORDS = /^(?:[A-Z]+[\s-]+)+DOLLARS\s*\(\s*\$\s?\d[\d,.]*(?:\s*[A
 /** A sentence that names its subject only by a pronoun: the sentence before names it. */
 const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
 
+/** A sentence cut into cells ("Roof | definition | of | an | unsafe | building"): no row, no titles. */
+function cutSentence(cells: readonly string[]): boolean {
+  return cells.some((c) => /^(?:a|an|the|of|to|in|on|at|by|for|and|or|is|are)$/i.test(c));
+}
+
+/** Titles that say only what kind of cell a column holds: over them is a table's header indeed. */
+const GENERIC_TITLE =
+  /^(?:items?|descriptions?|details?|values?|notes?|comments?|remarks?|types?|status|conditions?|locations?|materials?|components?|systems?|results?|findings?|observations?|amounts?|quantity|qty|units?|dates?|categor(?:y|ies)|fields?|features?|subject|information|data|specifications?|characteristics|defects?|issues?|severity|priority|actions?)$/i;
+
+/**
+ * A table's first row that is a row and not titles, a label and its value ("| Property Type |
+ * Office | (Multi Tenant) |" over "| Number of Stories | 4 | |"): the row under it is a label
+ * and a short figure alone, the figure where the first row gives a word that titles nothing,
+ * and the first row fills a column after them. Read as titles, every row said "Number of
+ * Stories: Office: 4". Pure.
+ */
+function headerIsRow(header: readonly string[], row: readonly string[]): boolean {
+  if (header.length !== row.length || header.length < 3) return false;
+  const [h0 = '', h1 = '', ...hRest] = header;
+  const [r0 = '', r1 = '', ...rRest] = row;
+  return (
+    !cutSentence(header) &&
+    /\p{L}{2}/u.test(h0) &&
+    !/\d/.test(h0) &&
+    !GENERIC_TITLE.test(h0) &&
+    /\p{L}{2}/u.test(r0) &&
+    !/\d/.test(r0) &&
+    /\p{L}/u.test(h1) &&
+    !GENERIC_TITLE.test(h1) &&
+    !NAMING_HEADER.test(h1) &&
+    /\d/.test(r1) &&
+    r1.split(/\s+/).length <= 4 &&
+    !MARK.test(r1) &&
+    hRest.some((h) => h !== '') &&
+    rRest.every((r) => r === '')
+  );
+}
+
 /** A row of labels ("| Service Amperage: | Wiring Method: |"): the values are on the next row. */
 function labelRow(cells: readonly string[]): boolean {
   const filled = cells.filter((c) => c !== '');
@@ -1059,8 +1111,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
       rowsUnderHeader === 1 &&
       /^\p{Lu}/u.test(header[0] ?? '') &&
       header.filter((c) => c !== '').length >= 2 &&
-      // A sentence cut into cells ("Roof | definition | of | an | unsafe | building") is neither.
-      !header.some((c) => /^(?:a|an|the|of|to|in|on|at|by|for|and|or|is|are)$/i.test(c))
+      !cutSentence(header)
     ) {
       const row = rowFact(null, header);
       if (row) push(row, true, heading);
@@ -1164,6 +1215,11 @@ export function factsOf(text: string, doc = 0): Fact[] {
             ? null
             : cells;
         if (!pairTable && header) continue;
+      }
+      if (header && rowsUnderHeader === 0 && headerIsRow(header, cells)) {
+        const row = rowFact(null, header);
+        if (row) push(row, true, heading);
+        header = null;
       }
       if (pairTable) {
         pushPairs(cells);
@@ -2855,6 +2911,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
           !namesIt &&
           !termMatches(modifier, subject) &&
           !termMatches(modifier, label) &&
+          !relatedOf(modifier).some((r) => termMatches(r, label)) &&
           !termMatches(modifier, title) &&
           labelWords.some(
             (w, k) =>
