@@ -3352,4 +3352,27 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('What are the total property taxes?', docs)).toContain('$98,400');
   });
+
+  it('answers what comparable 1 sold for from the grid of comparables 1 to 3', () => {
+    const docs = numbered([
+      page(
+        'Neighborhood',
+        'U.pdf p. 2',
+        'There are 38 comparable sales in the subject neighborhood within the past twelve months ranging in sale price from $310,000 to $455,000.',
+      ),
+      page(
+        'Sales Comparison Approach',
+        'U.pdf p. 5',
+        'FEATURE SUBJECT COMPARABLE SALE # 4 COMPARABLE SALE # 5 COMPARABLE SALE # 6\n\nSale Price $ $398,000 $421,000 $377,000',
+      ),
+      page(
+        'Sales Comparison Approach',
+        'U.pdf p. 4',
+        'FEATURE SUBJECT COMPARABLE SALE # 1 COMPARABLE SALE # 2 COMPARABLE SALE # 3\n\nSale Price $ $402,000 $389,500 $415,000\n\nGross Living Area 1,450 sq.ft. 1,390 sq.ft. 1,520 sq.ft.',
+      ),
+    ]);
+    const answer = lead('What did comparable sale 1 sell for?', docs);
+    expect(answer).toContain('$402,000');
+    expect(answer).toContain('U.pdf p. 4');
+  });
 });

@@ -382,6 +382,11 @@ const COMPARABLE_SHEET =
 
 /** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
 const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
+/** A comparable named by its number: "Comparable Sale # 1", "comp 1", "Comparable No. 3". */
+const COMPARABLE_NUMBER =
+  /\b(?:comparable|comp)\.?\s*(?:sales?|rentals?|listings?|leases?)?\s*(?:no\.?\s*|#\s*)?(\d{1,2})\b/i;
+/** Comparables spoken of together: "comparable sales in the subject neighborhood …". */
+const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rentals)\b/i;
 /** A comparable's write-up, led by its name and a colon ("Sale 3: Sale 3 is located …"). */
 const COMPARABLE_LEAD =
   /^((?:sale|comparable|comp|rental|listing|lease) (?:no\.? ?|#)?\d{1,2}):\s/i;
@@ -2515,6 +2520,17 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     : undefined;
   const comparableAsked =
     COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
+  // "What did comparable sale 1 sell for?": the grid of comparables 1 to 3 holds its price, the
+  // grid of 4 to 6 does not, and the market's "comparable sales … ranging from …" names none.
+  const comparableNumber = COMPARABLE_NUMBER.exec(query)?.[1] ?? null;
+  const comparableShown = comparableNumber
+    ? documents.map((d) => {
+        const shown = [...d.text.matchAll(new RegExp(COMPARABLE_NUMBER.source, 'gi'))].map(
+          (m) => m[1],
+        );
+        return shown.length === 0 ? null : shown.includes(comparableNumber);
+      })
+    : [];
   const material =
     /\b(made of|made from|covered (with|in)|covering|material|materials|built of|built from|constructed of|cladding|what kind of|what type of)\b/i.test(
       query,
@@ -2619,6 +2635,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         : undefined;
     // "… as of the date of last inspection, July 28, 2023": the events a dated sentence names.
     const events = when && saysWhen(f.text) ? datedEvents(f.text) : [];
+    // A grid's row across comparables ("Sale Price $ $575000 $655000 $634000").
+    const across = comparableNumber !== null && (f.text.match(/[$€£]\s?\d/g)?.length ?? 0) >= 3;
     let score = 0;
     let recommends = false;
     let labelAnswers = false;
@@ -2665,7 +2683,11 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         score += (titled ? 0.8 : 0.6) * w;
         matched.push(t);
         direct ||= titled;
-      } else if (termMatches(t, title)) {
+      } else if (
+        termMatches(t, title) ||
+        // The grid of comparable 1 names it once, over its rows ("Sale Price $ $575000 …").
+        (across && comparableShown[f.doc] === true && (t === comparableNumber || /^comp/.test(t)))
+      ) {
         score += 0.8 * w;
         direct = true;
       } else if (context && termMatches(t, context)) score += 0.5 * w;
@@ -2775,7 +2797,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (price || valued)
       score *= CURRENCY.test(f.text)
         ? 1.5
-        : /\d/.test(f.text.replace(DATES, '').replace(/\d+(?:\.\d+)?\s?%/g, ''))
+        : /\d/.test(
+              f.text
+                .replace(DATES, '')
+                .replace(REFERENCE, '')
+                .replace(/\d+(?:\.\d+)?\s?%/g, ''),
+            )
           ? 1
           : 0.6;
     // "I have estimated market rent for the subject to be $11.50 psf": the figure a valuer
@@ -2840,6 +2867,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       // comparables, the subject's cell first; when that one is empty, the row gives only the
       // comparables' figures.
       else if (label && noSubjectCell(valueText)) score *= 0.7;
+    }
+    if (comparableNumber) {
+      // A row across comparables in the grid that shows the one asked, giving what is asked of
+      // it ("Sale Price" for "sell for") and not only its number; less in a grid of others.
+      const shown = comparableShown[f.doc];
+      const asked = matched.some((t) => t !== comparableNumber && !/^comp/.test(t));
+      if (across && asked && shown === true) score *= 1.3;
+      else if (across && shown === false) score *= 0.6;
+      if (COMPARABLES_IN_GENERAL.test(f.text) && !COMPARABLE_NUMBER.test(f.text)) score *= 0.7;
     }
     // A form's blank ("Urgency: [Monitor / 30-60 days / …]") is a template, not a finding.
     if (label && /:\s*\[[^\]]*\]\s*$/.test(f.text)) score *= 0.3;
