@@ -1,7 +1,8 @@
 // Retrieve benchmark (issues 4 and 14): POST /retrieve through the whole system (built services as
 // processes) on one 2 000-chunk folder of a database holding at least 200 000 chunks, 1 and 50
-// clients, with the folder index in memory (after) and with the SQL legs (before: the retrieval
-// service restarted with RETRIEVAL_MEMORY_BUDGET_MB=0); beside it, in the same run and driven by
+// clients, with the folder index in memory (after), with the SQL legs (before: the retrieval
+// service restarted with RETRIEVAL_MEMORY_BUDGET_MB=0) and with the local reranker on
+// (RERANK_ENABLED=true, ADR 138); beside it, in the same run and driven by
 // the same client over HTTP on loopback, three peers (bench/peers/server.ts): the two legs' SQL
 // through pg with RRF in Node, LanceDB, and the in-process lower bound. Also the first query of
 // cold folders and the memory the index holds (/metrics). Prints the table and the ratios; writes
@@ -522,6 +523,17 @@ async function main(): Promise<void> {
         project,
       ),
     );
+    // The local reranker (ADR 138, off by default): the same service with `RERANK_ENABLED` and
+    // no `RERANK_URL`, reordering the first 100 fused candidates of every query.
+    await system.kill('retrieval', 'SIGTERM');
+    await system.start('retrieval', { RERANK_ENABLED: 'true' });
+    results.push(
+      await measure(
+        { ...project, name: 'this project, POST /retrieve (local reranker on)' },
+        queries,
+        project,
+      ),
+    );
     await system.kill('retrieval', 'SIGTERM');
     await system.start('retrieval');
 
@@ -537,6 +549,7 @@ async function main(): Promise<void> {
     const lance = byName('LanceDB');
     const bound = byName('in-process lower bound');
     const legsInProcess = byName('in process,');
+    const reranked = byName('this project, POST /retrieve (local reranker on)');
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     const result = {
       date: new Date().toISOString(),
@@ -555,7 +568,7 @@ async function main(): Promise<void> {
         queries: queries.length,
         top_k: TOP_K,
         embedding: 'local-hash-1536',
-        rerank: 'off',
+        rerank: 'off, except the row with the local reranker on',
         hyde: 'off (local LLM provider)',
         cpu: 'busy time of the whole machine from /proc/stat minus the client process, per request',
       },
@@ -584,6 +597,13 @@ async function main(): Promise<void> {
           legsInProcess.concurrent_cpu_ms_per_query,
         ),
         p95_1_client_ms: after.sequential_ms.p95,
+        // What turning the local reranker on costs, against the same service without it.
+        local_reranker_p50_1_client: ratio(reranked.sequential_ms.p50, after.sequential_ms.p50),
+        local_reranker_cpu_1_client: ratio(
+          reranked.sequential_cpu_ms_per_query,
+          after.sequential_cpu_ms_per_query,
+        ),
+        local_reranker_rps_50_clients: ratio(reranked.concurrent_rps, after.concurrent_rps),
       },
       total_run_s: Math.round((performance.now() - runStarted) / 100) / 10,
     };
@@ -600,6 +620,9 @@ async function main(): Promise<void> {
     console.log(
       `\ncold folders (${cold.length}, ${FOLDER_CHUNKS} chunks each): first query p50 ${result.cold_folders.first_query_ms.p50} ms, p95 ${result.cold_folders.first_query_ms.p95} ms; second p50 ${result.cold_folders.second_query_ms.p50} ms; ` +
         `load into memory mean ${coldMetrics.warm_mean_ms} ms; memory held ${Math.round(memoryMetrics.bytes! / 1048576)} MB for ${memoryMetrics.folders} folders`,
+    );
+    console.log(
+      `the local reranker on: 1-client p50 x${result.ratios.local_reranker_p50_1_client}, CPU per query x${result.ratios.local_reranker_cpu_1_client}, req/s at ${CONNECTIONS} clients x${result.ratios.local_reranker_rps_50_clients} (against the same service without it)`,
     );
     console.log(
       `a chunk written without an event: the next query found it: ${freshness.next_query_found_it} (${freshness.next_query_ms} ms, the folder reloaded)`,
