@@ -1006,10 +1006,10 @@ const GENERIC_TITLE =
 
 /**
  * A table's first row that is a row and not titles, a label and its value ("| Property Type |
- * Office | (Multi Tenant) |" over "| Number of Stories | 4 | |"): the row under it is a label
+ * Retail | (Single Tenant) |" over "| Number of Stories | 2 | |"): the row under it is a label
  * and a short figure alone, the figure where the first row gives a word that titles nothing,
  * and the first row fills a column after them. Read as titles, every row said "Number of
- * Stories: Office: 4". Pure.
+ * Stories: Retail: 2". Pure.
  */
 function headerIsRow(header: readonly string[], row: readonly string[]): boolean {
   if (header.length !== row.length || header.length < 3) return false;
@@ -2635,7 +2635,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         : undefined;
     // "… as of the date of last inspection, July 28, 2023": the events a dated sentence names.
     const events = when && saysWhen(f.text) ? datedEvents(f.text) : [];
-    // A grid's row across comparables ("Sale Price $ $575000 $655000 $634000").
+    // A grid's row across comparables ("Sale Price $ $402,000 $389,500 $415,000").
     const across = comparableNumber !== null && (f.text.match(/[$€£]\s?\d/g)?.length ?? 0) >= 3;
     let score = 0;
     let recommends = false;
@@ -2685,7 +2685,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         direct ||= titled;
       } else if (
         termMatches(t, title) ||
-        // The grid of comparable 1 names it once, over its rows ("Sale Price $ $575000 …").
+        // The grid of comparable 1 names it once, over its rows ("Sale Price $ $402,000 …").
         (across && comparableShown[f.doc] === true && (t === comparableNumber || /^comp/.test(t)))
       ) {
         score += 0.8 * w;
