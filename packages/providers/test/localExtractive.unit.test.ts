@@ -3321,8 +3321,8 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Cost Approach',
         'V.pdf p. 31',
         [
-          'The engineer reports that septic system costs are typically $20,000 for all hard and soft costs.',
-          'The engineer also reports that the cost for this type of well typically ranges from $40,000 to $60,000 per well in this area.',
+          'A septic system here typically costs $20,000 to install, the engineer says.',
+          'The engineer adds that for this type of well the cost typically runs from $40,000 to $60,000 per well.',
         ].join(' '),
       ),
     ]);
@@ -3342,7 +3342,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       page(
         'Tax Analysis',
         'T.pdf p. 54',
-        'Our estimate is based on our pro forma estimate and the tax rate.',
+        'Our figure rests on our pro forma estimate and the tax rate.',
       ),
       page(
         'Direct Capitalization',
