@@ -3317,6 +3317,12 @@ describe('local answerer: labels that answer, and who did a thing', () => {
 
   it('reads "type of well" and "active leaks" as no other kind of what is asked', () => {
     const docs = numbered([
+      // Wells said often elsewhere: "well" weighs little, and the 0.7 had put the septic first.
+      page(
+        'Site Improvements',
+        'V.pdf p. 12',
+        'Two wells are planned for the site. Each well will be drilled to about 300 feet. The wells will need treatment and testing. Well permits are pending.',
+      ),
       page(
         'Cost Approach',
         'V.pdf p. 31',
