@@ -385,6 +385,8 @@ const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d
 /** A comparable named by its number: "Comparable Sale # 1", "comp 1", "Comparable No. 3". */
 const COMPARABLE_NUMBER =
   /\b(?:comparable|comp)\.?\s*(?:sales?|rentals?|listings?|leases?)?\s*(?:no\.?\s*|#\s*)?(\d{1,2})\b/i;
+/** Every comparable a text names by its number. */
+const COMPARABLE_NUMBERS = new RegExp(COMPARABLE_NUMBER.source, 'gi');
 /** Comparables spoken of together: "comparable sales in the subject neighborhood …". */
 const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rentals)\b/i;
 /** A comparable's write-up, led by its name and a colon ("Sale 3: Sale 3 is located …"). */
@@ -2525,9 +2527,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const comparableNumber = COMPARABLE_NUMBER.exec(query)?.[1] ?? null;
   const comparableShown = comparableNumber
     ? documents.map((d) => {
-        const shown = [...d.text.matchAll(new RegExp(COMPARABLE_NUMBER.source, 'gi'))].map(
-          (m) => m[1],
-        );
+        const shown = [...d.text.matchAll(COMPARABLE_NUMBERS)].map((m) => m[1]);
         return shown.length === 0 ? null : shown.includes(comparableNumber);
       })
     : [];
