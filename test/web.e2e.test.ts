@@ -272,10 +272,33 @@ describe('the web app in a browser', () => {
   });
 
   it('opens the report and reads a section from the navigation', async () => {
+    // The first section, opened on load, answers only after the reader has clicked another:
+    // its late answer must not replace the section the reader asked for.
+    const section = /\/reports\/[^/]+\/sections\/[^/?]+$/;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    await page.route(section, async (route) => {
+      if (holding || route.request().method() !== 'GET') return route.continue();
+      holding = true;
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
     await page.getByRole('link', { name: 'elm-road.html' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await expect.poll(() => holding).toBe(true);
     await page.getByRole('button', { name: 'Heating' }).click();
     await page.getByRole('heading', { name: 'Heating', level: 2 }).waitFor();
+    const late = page.waitForEvent('requestfinished', (r) => section.test(r.url()));
+    release();
+    await late;
+    // Give the late answer the turns it needs to reach the page, then look again.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
+    );
+    await page.unroute(section);
+    await page.getByRole('heading', { name: 'Heating', level: 2 }).waitFor({ timeout: 1_000 });
     await page.getByText('last serviced in 2023').waitFor();
     expect(page.url()).toBe(`${web.url}/reports/${reportId}`);
   });

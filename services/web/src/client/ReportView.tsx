@@ -43,17 +43,23 @@ export function ReportView({ api, reportId, navigate }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [attachError, setAttachError] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // The section asked for last: a slower answer to an earlier request (the first section,
+  // opened on load) must not replace the one the reader has since clicked.
+  const lastAsked = useRef(0);
 
   const openSection = useCallback(
     async (name: string) => {
       setTab('section');
+      const asked = ++lastAsked.current;
       try {
         const detail = await api.json<SectionDetail>(
           `/reports/${reportId}/sections/${encodeURIComponent(name)}`,
         );
+        if (asked !== lastAsked.current) return;
         setCurrent(detail);
         requestAnimationFrame(() => headingRef.current?.focus());
       } catch (err) {
+        if (asked !== lastAsked.current) return;
         setError(err instanceof Error ? err.message : String(err));
       }
     },
