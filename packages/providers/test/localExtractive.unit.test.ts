@@ -3381,4 +3381,68 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(answer).toContain('$402,000');
     expect(answer).toContain('U.pdf p. 4');
   });
+
+  it('reads hollow tiles and damp walls as what is wrong, like cracks and leaks', () => {
+    const answer = first(
+      'What is wrong with the tiles in the common bathroom?',
+      [
+        '1 Observed dampness at the skirting level of the hall 2 Observed mild dampness at the ceiling of the common bathroom',
+        'Photo 4: Positive side Description Common Bathroom tile hollowness',
+      ],
+      ['SUMMARY TABLE', 'Inspection Form'],
+    );
+    expect(answer).toContain('tile hollowness');
+  });
+
+  it('does not read a parking lot as the lot the land is', () => {
+    const answer = first('How big is the lot?', [
+      'Other Features: 3 private offices, Reception area, Storage building (80 SF), Rear parking lot',
+      'The subject is a single parcel improved with one building of 2,900 square feet.',
+    ]);
+    expect(answer).not.toContain('parking');
+    expect(answer).toContain('single parcel');
+  });
+
+  it('answers how tall walls are with the label naming the wall and its height', () => {
+    const answer = first('How tall are the shop walls?', [
+      'Walls: The shop has exposed blanket insulation. The restrooms have a 4’ high panel wainscot with painted drywall above. The office walls are painted drywall.',
+      'Shop Doors: Two overhead doors\n\nSidewall Height: 18’ (center ceiling span of 21’)\n\nFloor: Concrete slab',
+      'Building: The building has two shop suites of 4,800 square feet in all. The shop area has concrete floors.',
+      'The site is level and paved. Zoning is light industrial. Access is from a county road. Utilities are electricity and propane. The roof is standing seam metal. Parking is gravel. The building was finished in 2020. Heating is by forced air furnace. The doors are hollow metal.',
+    ]);
+    expect(answer).toContain('Sidewall Height: 18’');
+  });
+
+  it('answers what a concession was for with what it went towards', () => {
+    const texts = [
+      'Known Sales Concessions: Yes\n\nTotal Sales Concessions: $3,000',
+      'Financial Sales Concessions: Financial assistance paid by or on behalf of the seller as inducement to purchase the subject property',
+      '$3,000 concession towards replacement of the rear gutters.',
+    ];
+    expect(first('What was the sales concession for?', texts)).toContain(
+      'towards replacement of the rear gutters',
+    );
+    // A price asked with "for" is still a price.
+    expect(
+      first('What was it listed for?', ['List Price: $415,000', ...texts], ['Listing']),
+    ).toContain('$415,000');
+  });
+
+  it('says what was observed of a rated item with its rating, from the lines under it', () => {
+    const docs = numbered([
+      page(
+        '4 Rainwater Goods',
+        'R.pdf p. 9',
+        'Ref 4.1 Gutter, front elevation\n\nSatisfactory\n\nPriority: N/A\n\n' +
+          'Ref 4.2 Downpipe, side elevation\n\nSatisfactory\n\n[ photo to follow ]: placeholder\n\nObservation: Downpipe is firm and discharges into the gully.\n\nPriority: N/A',
+      ),
+    ]);
+    const answer = lead('Is the side downpipe in good order?', docs);
+    expect(answer).toContain('Downpipe, side elevation: Satisfactory');
+    expect(answer).toContain('firm and discharges into the gully');
+    // An item with no observation of its own is not given the next item's.
+    const gutter = lead('Is the front gutter in good order?', docs);
+    expect(gutter).toContain('Gutter, front elevation: Satisfactory');
+    expect(gutter).not.toContain('gully');
+  });
 });

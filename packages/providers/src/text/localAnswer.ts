@@ -46,7 +46,8 @@ const REPORT_WORDS = new Set('home house property unit inspection inspector'.spl
 const DEFECT_WORDS = (
   'condition defect deficiency damaged damage repair replace observed noted missing loose ' +
   'cracked crack leak leaking rust rusted deteriorated worn improper improperly split broken ' +
-  'stained stains frost corrosion corroded failed failing'
+  'stained stains frost corrosion corroded failed failing hollow hollowness damp dampness ' +
+  'seepage spalling efflorescence mould mold rot rotted sagging'
 ).split(' ');
 
 /** A finding rather than what a thing is: "Foundation Cracks - Minor", "Damaged trim". */
@@ -1989,6 +1990,19 @@ const CONDITION_QUESTION =
   /\b(condition|state|shape|rated|rating|satisfactory|serviceable|good|okay|ok|working|work|works|functional|functioning|inspected|problems?|issues?|wrong|defects?|damaged?|concerns?|repairs?|needs?)\b/i;
 
 /**
+ * "What was the credit for?": a purpose asked. "What was it listed for?", "What is it best
+ * suited for?" ask a price or a use, which other rules read.
+ */
+const PURPOSE_QUESTION =
+  /^\s*what (?:was|were|is|are)\b(?!.*\b(?:listed|sold|sell|rented|leased|priced|paid|valued|insured|suited|used|known|zoned|responsible|required|needed|best)\b)[^?]*\bfor\?*\s*$/i;
+/** A purpose said: what a thing went towards or was meant to do. */
+const PURPOSE_FACT =
+  /\b(?:towards?|in order to|so that|to (?:cover|pay|repair|replace|fix|fund)|for (?:the )?(?:repairs?|replacement|cost|purchase|installation) of)\b/i;
+
+/** A place for cars, said with the word a plot of land is said in. */
+const PARKING_LOT = /\b(?:parking|car)\s+lots?\b/gi;
+
+/**
  * A noun that points back to what was said before it ("This condition may lead to water
  * intrusion"): it is no answer to a question about a condition or an issue.
  */
@@ -2372,12 +2386,18 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const joined = new Map<string, string[]>();
   for (let i = 0; i + 1 < terms.length; i++)
     joined.set(`${terms[i]!}${terms[i + 1]!}`, [terms[i]!, terms[i + 1]!]);
+  // "How big is the lot?": a parking lot is no lot of land, unless parking is what is asked.
+  const parkingAsked = /\bparking\b/i.test(query);
+  const unparked = (text: string): string =>
+    parkingAsked ? text : text.replace(PARKING_LOT, 'parking');
   const ownWords = facts.map((f) => {
     const words = withSignWords(
       withAcronyms(
         // "Non-living Area" is no living area: a word after "non-" is another word.
         new Set(
-          namingWords(f.text.replace(BACK_REFERENCE, ' ').replace(/\bnon-(?=\p{L})/giu, 'non')),
+          namingWords(
+            unparked(f.text.replace(BACK_REFERENCE, ' ').replace(/\bnon-(?=\p{L})/giu, 'non')),
+          ),
         ),
         f.text,
         terms,
@@ -2538,6 +2558,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // A question about what was inspected wants the report's limits, not less of them.
   const aboutScope =
     /\b(inspect(ed)?|includ(ed|e)|check(ed)?|test(ed)?|scope|access(ed|ible)?)\b/i.test(query);
+  // "What was the sales concession for?": what it went towards ("$3,000 concession towards
+  // replacement of the gutters"), not that there was one ("Known Sales Concessions: Yes").
+  const purposeAsked = PURPOSE_QUESTION.test(query);
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
   // How many of a label's words the question asks: said, framed, focused on, or related.
@@ -2693,6 +2716,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       } else if (context && termMatches(t, context)) score += 0.5 * w;
       else if (relatedOf(t).some((r) => termMatches(r, title) || termMatches(r, subject)))
         score += 0.5 * w;
+    }
+    // "Sidewall Height: 18’" for "How tall are the shop walls?": a label that names the thing
+    // and its measure, each in a word of its own, says them as plainly as the words asked.
+    if (!direct && f.labelled) {
+      const labelWords = new Set(foldWords(factLabel(f)));
+      direct =
+        terms.filter((t) => (RELATED[t] ?? []).some((r) => termMatches(r, labelWords))).length >= 2;
     }
     const coverage = total > 0 ? score / total : 0;
     // A finding filed under what is asked about ("WINDOWS \ Glass") is about it, where one
@@ -3110,6 +3140,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       score *= recommends ? 1.5 : 0.4;
     }
     if (boilerplate(f.text) && !aboutScope) score *= 0.4;
+    if (purposeAsked) score *= PURPOSE_FACT.test(f.text) ? 2 : 0.3;
     // General advice ("shingle defects can cause hidden leaks") rather than what was found.
     if (ADVICE.test(f.text)) score *= 0.6;
     if (material && [...words].some((w) => MATERIAL_WORDS.has(w))) score *= 1.3;
@@ -3243,6 +3274,25 @@ function ratingOnly(fact: Fact): boolean {
   return fact.labelled && RATING_VALUE.test(fact.text);
 }
 
+/** The label of what was seen of an item, said under its rating. */
+const OBSERVATION_LABEL = /^(observations?|comments?|findings?|notes?|remarks?|description)$/i;
+
+/**
+ * The observation said of a rated item, within the next three facts of its document and
+ * before any other item's rating ("Observation: Downpipe is firm …" under "Ref 4.2 Downpipe,
+ * side elevation: Satisfactory"). Pure.
+ */
+function observationOf(rated: Scored, scored: readonly Scored[]): Scored | undefined {
+  const after = scored
+    .filter((f) => f.doc === rated.doc && f.index > rated.index && f.index <= rated.index + 3)
+    .sort((a, b) => a.index - b.index);
+  for (const f of after) {
+    if (ratingOnly(f)) return undefined;
+    if (f.labelled && OBSERVATION_LABEL.test(factLabel(f).trim())) return f;
+  }
+  return undefined;
+}
+
 /** A fact for people, with its citation; `why`, a fact of the same label, said after it. */
 function stated(fact: Scored, doc: ContextDocument, why?: Scored): string {
   const said = sentence(shown(withSubject(fact, doc), fact.matched));
@@ -3306,14 +3356,16 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   const [first, ...rest] = chosen;
   // A rating ("Water Heater: Needs Evaluation") says how a thing was found; what was seen under
   // the same label ("Water Heater: Puddle of water under the drain valve") says why: one answer.
+  // An item's rating with its observation a line or two below ("Ref 4.2 Downpipe, side
+  // elevation: Satisfactory", then "Observation: Downpipe is firm …") says why as well.
   const why = ratingOnly(first!)
-    ? rest.find(
+    ? (rest.find(
         (f) =>
           f.doc === first!.doc &&
           f.labelled &&
           !ratingOnly(f) &&
           factLabel(f).trim().toLowerCase() === factLabel(first!).trim().toLowerCase(),
-      )
+      ) ?? observationOf(first!, scored))
     : undefined;
   const more = rest.filter((f) => f !== why);
   const lines = [stated(first!, documents[first!.doc]!, why)];
