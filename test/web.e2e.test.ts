@@ -295,7 +295,7 @@ describe('the web app in a browser', () => {
     await late;
     // Give the late answer the turns it needs to reach the page, then look again.
     await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
+      'new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))',
     );
     await page.unroute(section);
     await page.getByRole('heading', { name: 'Heating', level: 2 }).waitFor({ timeout: 1_000 });
