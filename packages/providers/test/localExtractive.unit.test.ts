@@ -3428,6 +3428,17 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ).toContain('$415,000');
   });
 
+  it('answers the capitalization rate applied with the rate concluded, not the range it came from', () => {
+    expect(
+      first('What capitalization rate was applied?', [
+        'The range of capitalization rates for the subject indicated by the comparable sales is a fairly close range, specifically 7.5% - 11.8%.',
+        'Published surveys hold that for a long-term lease a higher capitalization rate is not typically utilized.',
+        'Therefore, based on the sales with estimated cap rates and a survey of market rents, an overall rate of approximately 9.5% for the subject is reasonable.',
+        'Adjustments were applied for location and size. A further adjustment was applied for age.',
+      ]),
+    ).toContain('approximately 9.5%');
+  });
+
   it('says what was observed of a rated item with its rating, from the lines under it', () => {
     const docs = numbered([
       page(

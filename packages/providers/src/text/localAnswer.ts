@@ -396,7 +396,10 @@ const COMPARABLE_LEAD =
 
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
 const CONCLUDED =
-  /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b|\b(concluded|reconciled) (market )?value\b|\bvalue conclusion\b/i;
+  /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b|\b(concluded|reconciled) (market )?value\b|\bvalue conclusion\b|^\s*(therefore|thus|accordingly),/i;
+
+/** A span of figures ("7.5% - 11.2%", "$12 to $15"): where a figure was chosen from. */
+const FIGURE_RANGE = /[$£€]?\d[\d,.]*\s?%?\s*(?:-|–|to)\s*[$£€]?\d[\d,.]*\s?%?/;
 
 /** Sentences of general advice: what can happen, not what is. */
 const ADVICE =
@@ -2561,6 +2564,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "What was the sales concession for?": what it went towards ("$3,000 concession towards
   // replacement of the gutters"), not that there was one ("Known Sales Concessions: Yes").
   const purposeAsked = PURPOSE_QUESTION.test(query);
+  const chosenAsked = /\b(applied|used|selected|chosen|concluded|adopted)\b/i.test(query);
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
   // How many of a label's words the question asks: said, framed, focused on, or related.
@@ -2838,6 +2842,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "I have estimated market rent for the subject to be $11.50 psf": the figure a valuer
     // settles on, rather than the range of the comparables it is drawn from.
     if ((price || valued || moneyTerm || quantity) && CONCLUDED.test(f.text)) score *= 1.2;
+    // "What capitalization rate was applied?": the rate chosen, not the range it was chosen from.
+    if (chosenAsked && (price || valued || moneyTerm || quantity) && FIGURE_RANGE.test(f.text))
+      score *= 0.7;
     // "What is the land worth?": what the assessor put on it for its taxes is not its worth,
     // unless the assessment is asked.
     if (valued && !ASSESSED.test(query) && ASSESSED.test(f.text)) score *= 0.7;
