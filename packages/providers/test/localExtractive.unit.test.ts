@@ -3386,18 +3386,18 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     const answer = first(
       'What is wrong with the tiles in the common bathroom?',
       [
-        '1 Observed dampness at the skirting level of the hall 2 Observed mild dampness at the ceiling of the common bathroom',
-        'Photo 4: Positive side Description Common Bathroom tile hollowness',
+        '1 Observed damp patches along the hall skirting 2 Observed slight damp on the common bathroom ceiling',
+        'Photo 4: Wet area Description Common bathroom floor tile hollowness near the drain',
       ],
-      ['SUMMARY TABLE', 'Inspection Form'],
+      ['Summary of Findings', 'Site Form'],
     );
     expect(answer).toContain('tile hollowness');
   });
 
   it('does not read a parking lot as the lot the land is', () => {
     const answer = first('How big is the lot?', [
-      'Other Features: 3 private offices, Reception area, Storage building (80 SF), Rear parking lot',
-      'The subject is a single parcel improved with one building of 2,900 square feet.',
+      'Features: Three offices, a kitchenette, a shed (80 SF) and a gravel parking lot at the back',
+      'The subject sits on a single parcel with one building of 2,900 square feet on it.',
     ]);
     expect(answer).not.toContain('parking');
     expect(answer).toContain('single parcel');
@@ -3405,8 +3405,8 @@ describe('local answerer: labels that answer, and who did a thing', () => {
 
   it('answers how tall walls are with the label naming the wall and its height', () => {
     const answer = first('How tall are the shop walls?', [
-      'Walls: The shop has exposed blanket insulation. The restrooms have a 4’ high panel wainscot with painted drywall above. The office walls are painted drywall.',
-      'Shop Doors: Two overhead doors\n\nSidewall Height: 18’ (center ceiling span of 21’)\n\nFloor: Concrete slab',
+      'Walls: Insulation is left bare in the shop. A 4’ high plastic panel runs round the washroom, painted board above it. Office walls are painted board.',
+      'Shop Doors: Two overhead doors\n\nSidewall Height: 18’ (24’ at the ridge)\n\nFloor: Concrete slab',
       'Building: The building has two shop suites of 4,800 square feet in all. The shop area has concrete floors.',
       'The site is level and paved. Zoning is light industrial. Access is from a county road. Utilities are electricity and propane. The roof is standing seam metal. Parking is gravel. The building was finished in 2020. Heating is by forced air furnace. The doors are hollow metal.',
     ]);
@@ -3416,8 +3416,8 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   it('answers what a concession was for with what it went towards', () => {
     const texts = [
       'Known Sales Concessions: Yes\n\nTotal Sales Concessions: $3,000',
-      'Financial Sales Concessions: Financial assistance paid by or on behalf of the seller as inducement to purchase the subject property',
-      '$3,000 concession towards replacement of the rear gutters.',
+      'Sales Concessions: Money the seller pays on the buyer’s behalf at closing',
+      'The seller gave a $3,000 concession towards replacement of the rear gutters.',
     ];
     expect(first('What was the sales concession for?', texts)).toContain(
       'towards replacement of the rear gutters',
@@ -3431,9 +3431,9 @@ describe('local answerer: labels that answer, and who did a thing', () => {
   it('answers the capitalization rate applied with the rate concluded, not the range it came from', () => {
     expect(
       first('What capitalization rate was applied?', [
-        'The range of capitalization rates for the subject indicated by the comparable sales is a fairly close range, specifically 7.5% - 11.8%.',
-        'Published surveys hold that for a long-term lease a higher capitalization rate is not typically utilized.',
-        'Therefore, based on the sales with estimated cap rates and a survey of market rents, an overall rate of approximately 9.5% for the subject is reasonable.',
+        'The comparable sales show capitalization rates from 7.5% - 11.8%, a narrow spread.',
+        'Investor surveys say a higher capitalization rate is rarely asked of a building on a long lease.',
+        'Therefore, weighing the cap rates of the sales and the rents the area supports, an overall rate of approximately 9.5% suits the subject.',
         'Adjustments were applied for location and size. A further adjustment was applied for age.',
       ]),
     ).toContain('approximately 9.5%');

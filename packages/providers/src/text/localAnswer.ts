@@ -2564,6 +2564,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "What was the sales concession for?": what it went towards ("$3,000 concession towards
   // replacement of the gutters"), not that there was one ("Known Sales Concessions: Yes").
   const purposeAsked = PURPOSE_QUESTION.test(query);
+  // "What capitalization rate was applied?": the figure chosen, not the span it came from.
   const chosenAsked = /\b(applied|used|selected|chosen|concluded|adopted)\b/i.test(query);
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
@@ -3287,10 +3288,11 @@ const OBSERVATION_LABEL = /^(observations?|comments?|findings?|notes?|remarks?|d
 /**
  * The observation said of a rated item, within the next three facts of its document and
  * before any other item's rating ("Observation: Downpipe is firm …" under "Ref 4.2 Downpipe,
- * side elevation: Satisfactory"). Pure.
+ * side elevation: Satisfactory"). `facts`: every fact of the turn, those that score nothing
+ * too, so that another item's rating always ends the search. Pure.
  */
-function observationOf(rated: Scored, scored: readonly Scored[]): Scored | undefined {
-  const after = scored
+function observationOf(rated: Scored, facts: readonly Scored[]): Scored | undefined {
+  const after = facts
     .filter((f) => f.doc === rated.doc && f.index > rated.index && f.index <= rated.index + 3)
     .sort((a, b) => a.index - b.index);
   for (const f of after) {
@@ -3320,7 +3322,8 @@ function stated(fact: Scored, doc: ContextDocument, why?: Scored): string {
 export function localAnswer(documents: readonly ContextDocument[], query: string): string {
   if (documents.every((d) => d.text.trim() === ''))
     return 'There is no report text to answer from yet: the report may still be processing.';
-  const scored = scoreFacts(documents, query)
+  const all = scoreFacts(documents, query);
+  const scored = all
     .filter((f) => f.score > 0)
     .sort((a, b) => b.score - a.score || a.doc - b.doc || a.index - b.index);
   const best = scored[0];
@@ -3372,7 +3375,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
           f.labelled &&
           !ratingOnly(f) &&
           factLabel(f).trim().toLowerCase() === factLabel(first!).trim().toLowerCase(),
-      ) ?? observationOf(first!, scored))
+      ) ?? observationOf(first!, all))
     : undefined;
   const more = rest.filter((f) => f !== why);
   const lines = [stated(first!, documents[first!.doc]!, why)];
