@@ -2723,12 +2723,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         score += 0.5 * w;
     }
     // "Sidewall Height: 18’" for "How tall are the shop walls?": a label that names the thing
-    // and its measure, each in a word of its own, says them as plainly as the words asked.
-    if (!direct && f.labelled) {
-      const labelWords = new Set(foldWords(factLabel(f)));
+    // and its measure, each in a word of its own, says them as plainly as the words asked. The
+    // related words are the vocabulary's own, not a question's time words ("Marketing Time" is
+    // no answer to how long a sale takes).
+    if (!direct && label)
       direct =
-        terms.filter((t) => (RELATED[t] ?? []).some((r) => termMatches(r, labelWords))).length >= 2;
-    }
+        terms.filter((t) => (RELATED[t] ?? []).some((r) => termMatches(r, label))).length >= 2;
     const coverage = total > 0 ? score / total : 0;
     // A finding filed under what is asked about ("WINDOWS \ Glass") is about it, where one
     // filed elsewhere only mentions it.
