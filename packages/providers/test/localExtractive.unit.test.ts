@@ -238,6 +238,16 @@ describe('label/value grids read as one line', () => {
     });
   });
 
+  it('read a share of something as one label, from its sign on', () => {
+    expect(labelPairs('% of Building Cost: 28.9%')).toEqual({
+      subject: null,
+      pairs: ['% of Building Cost: 28.9%'],
+    });
+    expect(
+      factsOf('Fit-out: 7 year: $41,200.00\n\n% of Building Cost: 12.5%').map((f) => f.text),
+    ).toEqual(['7 year: $41,200.00', '% of Building Cost: 12.5%']);
+  });
+
   it('pair a label line with the value on the line below it', () => {
     expect(
       factsOf('AFUE Rating\n\n96.7\n\nThe furnace was serviced in 2021.').map((f) => f.text),
@@ -3437,6 +3447,21 @@ describe('local answerer: labels that answer, and who did a thing', () => {
         'Adjustments were applied for location and size. A further adjustment was applied for age.',
       ]),
     ).toContain('approximately 9.5%');
+  });
+
+  it('answers the as-is estimate from the row whose column names it, not a list price row', () => {
+    const table =
+      '| | As-Is Price Estimate | As-Repaired Price Estimate | Quick Sale Price |\n' +
+      '| --- | --- | --- | --- |\n' +
+      '| 90-Day Marketing Time | $181,000 | $188,000 | $172,000 |\n' +
+      '| Recommended List Price | $195,000 | $199,000 | |';
+    expect(first('What is the as-is price estimate?', [table], ['Price Opinion'])).toContain(
+      'As-Is Price Estimate: $181,000',
+    );
+    // The list price is still the row that names it.
+    expect(first('What is the recommended list price?', [table], ['Price Opinion'])).toContain(
+      'Recommended List Price',
+    );
   });
 
   it('says what was observed of a rated item with its rating, from the lines under it', () => {

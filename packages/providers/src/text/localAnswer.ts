@@ -755,6 +755,14 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
         lower = true;
       }
     }
+    // "% of Building Cost: 28.9%": a share of something is one label, from its sign on.
+    for (let k = first - 1; k >= 1 && words.length - (k - 1) <= 8; k--) {
+      if (/^of$/i.test(words[k]![0]) && words[k - 1]![0] === '%') {
+        first = k - 1;
+        break;
+      }
+      if (!capitalised(words[k]![0])) break;
+    }
     // The value of the label before cannot be empty: leave it the first word.
     // "Borrower: Inspection Date: 03/20/2025" is a blank, then a date under its own label.
     if (
@@ -3008,7 +3016,18 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
               (focus.includes('size') && label.has('area') && MEASURED.test(valueText)) ||
               (modifier !== null &&
                 termMatches(modifier, label) &&
-                focus.some((t) => termMatches(t, words))));
+                focus.some((t) => termMatches(t, words)) &&
+                // "Recommended List Price: As-Is Price Estimate: $240,000; …" for "What is the
+                // as-is price estimate?": the row's column names what is asked, whole; the row's
+                // own label, saying one word of it, names another thing.
+                !valueText.split(/;\s*/).some((pair) => {
+                  const column = new Set(foldWords(pair.split(':')[0]!));
+                  return (
+                    pair.includes(':') &&
+                    focus.some((t) => termMatches(t, column)) &&
+                    termMatches(modifier, column)
+                  );
+                })));
         if (otherOne) score *= 0.7;
         else if (labelNames && !sentenceUnder) {
           score *= 1.5;
