@@ -248,6 +248,21 @@ describe('label/value grids read as one line', () => {
     ).toEqual(['7 year: $41,200.00', '% of Building Cost: 12.5%']);
   });
 
+  it('start a label after a bracket it follows, never inside it', () => {
+    expect(labelPairs('Lakeside East (Marlow & Fenby) Summary: Quiet towns; low prices.')).toEqual({
+      subject: 'Lakeside East (Marlow & Fenby)',
+      pairs: ['Summary: Quiet towns; low prices.'],
+    });
+    // A sentence that ends in a colon over a table is no label.
+    expect(
+      factsOf('Board DB-2 (Unit 4, east wall) showed a hot joint:\n\nJoint Phase L1 41 deg C').map(
+        (f) => [f.text, f.labelled, f.subject],
+      ),
+    ).toEqual([
+      ['Board DB-2 (Unit 4, east wall) showed a hot joint: Joint Phase L1 41 deg C', false, null],
+    ]);
+  });
+
   it('pair a label line with the value on the line below it', () => {
     expect(
       factsOf('AFUE Rating\n\n96.7\n\nThe furnace was serviced in 2021.').map((f) => f.text),
@@ -3159,7 +3174,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('Is the property on city water and sewer?', docs)).toContain('septic');
   });
 
-  it('names a subject cut short without the bracket it opens, and joins the line it cut', () => {
+  it('names a subject with the bracket it opens, and joins the line it cut', () => {
     const text = [
       'Threats: Zoning inconsistencies.',
       'Sample West (Town A & Town B County) Summary: Quiet rural towns; low entry prices. Few rules on renovation.',
@@ -3168,10 +3183,10 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ].join('\n\n');
     const docs = numbered([page('Regions', 'R.pdf p. 4', text)]);
     expect(lead('What are the threats to Sample West?', docs)).toBe(
-      'Sample West – threats: Water scarcity. [R.pdf p. 4]',
+      'Sample West (Town A & Town B County) – threats: Water scarcity. [R.pdf p. 4]',
     );
     expect(lead('What is the summary of Sample West?', docs)).toMatch(
-      /^Sample West \(Town A & Town B County\) Summary: Quiet/,
+      /^Sample West \(Town A & Town B County\) – summary: Quiet/,
     );
     // "15 - Year Real Property: …": the number before the dash is the label's own.
     const classes = numbered([

@@ -773,11 +773,25 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
       !(words.length === 2 && /^(date|number|no\.?|name)$/i.test(words[1]![0]))
     )
       first = 1;
-    const start = first >= 0 ? floor + words[first]!.index : -1;
+    let start = first >= 0 ? floor + words[first]!.index : -1;
     if (start < 0 || colon - start > 60 || !/\p{L}/u.test(line.slice(start, colon))) continue;
     // "… estimated to be December 31, 2023, is: $1,305,000": a sentence's verb before its
     // colon, no label.
     if (/\b(is|are|was|were|be|been)\s*$/i.test(line.slice(start, colon))) continue;
+    // "Texas West (Odessa & Midland) Summary:": a label starts after a bracket's aside, not
+    // inside it; "MDB-B (Block B, north wall) showed an anomaly:" has none. A bracket that ends
+    // the label ("Final Value (Fee Simple):") leaves its start inside; the subject is tidied.
+    const text = line.slice(start, colon);
+    const closed = text.lastIndexOf(')');
+    const after = text.slice(closed + 1);
+    if (
+      closed >= 0 &&
+      after.trim() !== '' &&
+      (text.match(/\)/g)?.length ?? 0) > (text.match(/\(/g)?.length ?? 0)
+    ) {
+      if (!/^\s*[\p{Lu}\d]/u.test(after)) continue;
+      start += closed + 1 + (after.length - after.trimStart().length);
+    }
     labels.push({ start, colon, end });
     floor = end;
   }
