@@ -755,7 +755,7 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
         lower = true;
       }
     }
-    // "% of Building Cost: 28.9%": a share of something is one label, from its sign on.
+    // "% of Building Cost: 12.5%": a share of something is one label, from its sign on.
     for (let k = first - 1; k >= 1 && words.length - (k - 1) <= 8; k--) {
       if (/^of$/i.test(words[k]![0]) && words[k - 1]![0] === '%') {
         first = k - 1;
@@ -778,9 +778,9 @@ export function labelPairs(line: string): { subject: string | null; pairs: strin
     // "… estimated to be December 31, 2023, is: $1,305,000": a sentence's verb before its
     // colon, no label.
     if (/\b(is|are|was|were|be|been)\s*$/i.test(line.slice(start, colon))) continue;
-    // "Texas West (Odessa & Midland) Summary:": a label starts after a bracket's aside, not
-    // inside it; "MDB-B (Block B, north wall) showed an anomaly:" has none. A bracket that ends
-    // the label ("Final Value (Fee Simple):") leaves its start inside; the subject is tidied.
+    // "Sample West (Town A & Town B) Summary:": a label starts after a bracket's aside, not
+    // inside it; "Board DB-2 (Unit 4, east wall) showed a hot joint:" has none. A bracket that
+    // ends the label ("Final Value (Fee Simple):") leaves its start inside; the subject is tidied.
     const text = line.slice(start, colon);
     const closed = text.lastIndexOf(')');
     const after = text.slice(closed + 1);
@@ -3031,7 +3031,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
               (modifier !== null &&
                 termMatches(modifier, label) &&
                 focus.some((t) => termMatches(t, words)) &&
-                // "Recommended List Price: As-Is Price Estimate: $240,000; …" for "What is the
+                // "Recommended List Price: As-Is Price Estimate: $195,000; …" for "What is the
                 // as-is price estimate?": the row's column names what is asked, whole; the row's
                 // own label, saying one word of it, names another thing.
                 !valueText.split(/;\s*/).some((pair) => {
