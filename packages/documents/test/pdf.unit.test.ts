@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DocumentError, parseDocument } from '../src/index.js';
 import type { ParsedDocument } from '../src/index.js';
-import { analysePages, cleanPdfTitle } from '../src/parse/pdf.js';
+import { analysePages, cleanPdfTitle, parsePdf } from '../src/parse/pdf.js';
 import type { PageText, RawTextItem } from '../src/parse/pdf.js';
 import {
   buildPdf,
@@ -126,6 +126,29 @@ describe('PDF parsing: a 100-page report', () => {
     // the module is still usable afterwards
     const doc = await parseDocument('pdf', await buildPdf(spec));
     expectMatchesSpec(doc, spec);
+  });
+
+  it('leaves no rejection unhandled when the signal aborts while the document opens', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const controller = new AbortController();
+        const parsing = rejectionOf(parsePdf(bytes, { signal: controller.signal }));
+        // Aborted while pdf.js loads, before it opens the document: the loading task is then
+        // made and destroyed unopened.
+        controller.abort(new Error('shutting down'));
+        expect((await parsing).code).toBe('timeout');
+      }
+      // pdf.js settles a destroyed task on a later turn; give it the time to.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
 

@@ -66,7 +66,13 @@ export function abortError(signal: AbortSignal): DocumentError {
 /** Resolves like `promise`, or rejects with DocumentError 'timeout' as soon as `signal` aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal.aborted) {
+    // The work is abandoned, but it still settles: pdf.js rejects a loading task destroyed
+    // before it opened ("Loading aborted"), and nothing else awaits it. Unhandled, that
+    // rejection would end the process (a SIGTERM in the middle of a parse).
+    promise.catch(() => undefined);
+    return Promise.reject(abortError(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
