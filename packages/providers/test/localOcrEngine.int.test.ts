@@ -1,6 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LocalOcrEngine, isOcrError } from '../src/index.js';
 import { buildScannedReportPdf, scanPagesPng, type ScanBlock } from '@reports/test-support';
 
@@ -17,6 +19,14 @@ const blocks: ScanBlock[] = [
   { heading: 'Damp' },
   { paragraph: 'Moisture meter readings were dry at the time of our inspection.' },
 ];
+
+// Other packages' tests run OCR at the same time in the machine's temporary directory: this file
+// counts the engine's directories in one of its own.
+const machineTmp = os.tmpdir();
+process.env.TMPDIR = mkdtempSync(path.join(machineTmp, 'tesseract-test-'));
+afterAll(async () => {
+  await rm(process.env.TMPDIR!, { recursive: true, force: true });
+});
 
 async function ocrTempDirs(): Promise<string[]> {
   return (await readdir(os.tmpdir())).filter((n) => n.startsWith('ocr-'));
