@@ -3479,6 +3479,32 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
   });
 
+  it('counts the images of the whole survey, not of one block, and reads radiometric as thermal', () => {
+    const texts = [
+      'Thermal Findings: Block C showed the strongest anomalies of the survey. Its north wall shows moisture along the parapet. A total of 52 images were captured across Block C.',
+      'Thermal Findings: Block B showed the most anomalies, with 9 anomalies found across 61 images. They match the cracks of the structural survey.',
+      '9. Image Archive: All 175 radiometric JPEG images are kept in the archive on the supplied drive. Each image holds its full radiometric data. The table below lists the folders of the archive:',
+    ];
+    expect(first('How many thermal images were taken?', texts)).toContain('All 175 radiometric');
+  });
+
+  it('answers how many of two things with both counts of one grid, in words', () => {
+    const grid =
+      'Subject Front:\n\n21 Sample Dr Sales Price 310,000 Gross Living Area 1,260\n\nTotal Rooms: 6\n\n' +
+      'Total Bedrooms: 4\n\nTotal Bathrooms: 2.0\n\nLocation: N;Res;\n\nView: N;Res;\n\nAge: 38';
+    expect(first('How many bedrooms and bathrooms are there?', [grid], ['Subject Photos'])).toBe(
+      '4 bedrooms and 2.0 bathrooms (Subject Photos – Total Bedrooms: 4; Total Bathrooms: 2.0). [R.pdf p. 1]',
+    );
+    // One thing asked, or a grid that counts only one of the two: the fact as it is said.
+    expect(first('How many bedrooms are there?', [grid], ['Subject Photos'])).toContain(
+      'Total Bedrooms: 4.',
+    );
+    const bedroomsOnly = 'Total Rooms: 6\n\nTotal Bedrooms: 4\n\nView: N;Res;';
+    expect(
+      first('How many bedrooms and bathrooms are there?', [bedroomsOnly], ['Subject Photos']),
+    ).toContain('Subject Photos – Total Bedrooms: 4.');
+  });
+
   it('says what was observed of a rated item with its rating, from the lines under it', () => {
     const docs = numbered([
       page(

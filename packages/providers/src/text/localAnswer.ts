@@ -334,6 +334,7 @@ const RELATED: Record<string, readonly string[]> = {
     'wells',
   ],
   face: ['facing', 'orientation'],
+  thermal: ['radiometric', 'infrared'],
   // "Is the property on city water and sewer?" of "serviced by a shared septic and cistern".
   sewer: ['septic', 'sewage', 'sanitary'],
 };
@@ -2150,6 +2151,12 @@ function counts(text: string, noun: string): boolean {
   });
 }
 
+/**
+ * A count of the whole ("All 228 images are stored …"), not of one part ("A total of 68 images
+ * were captured across Block C").
+ */
+const ALL_COUNTED = new RegExp(`\\ball (?:the )?(?:\\d[\\d,]*|${NUMBER_WORDS})\\s+\\p{L}`, 'iu');
+
 /** Nouns whose amount is money: "how much insurance", "how much rent". */
 const MONEY_NOUN =
   /^(insurance|cover|coverage|deposit|deposits|rent|rents|tax|taxes|income|revenue|debt|loan|equity|premium|excess|deductible|budget|commission|savings)$/;
@@ -2651,7 +2658,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     const sentenceUnder =
       label !== null &&
       f.text.length - labelText.length > 40 &&
-      /^\s*(the|this|these|those|all|our|my|i|we|it)\b/i.test(f.text.slice(labelText.length + 1));
+      // "All 228 images are …" is a count under its label, not a sentence.
+      /^\s*(the|this|these|those|all(?!\s+\d)|our|my|i|we|it)\b/i.test(
+        f.text.slice(labelText.length + 1),
+      );
     // "Contact information: Sample Person (purchaser) …": a person named with the role asked
     // in brackets, whatever the label.
     const roleInBrackets = [...f.text.matchAll(NAMED_ROLE)].some((m) =>
@@ -2809,7 +2819,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (CATEGORY.test(label ? valueText : f.text)) score *= label ? 0.6 : 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
     const countsIt = counted !== null && counts(f.text, counted);
-    if (countsIt) score *= 1.6;
+    if (countsIt) score *= ALL_COUNTED.test(f.text) ? 1.6 * 1.3 : 1.6;
     // "How many stories?": a count, not a figure with a unit ("Height per story: 10'").
     else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
     // "How many restrooms?": a caption that names them ("View of Restrooms") counts none.
@@ -3147,7 +3157,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // A form's question ("What is the deck thickness?") asks; it does not answer.
     if (/\?\s*$/.test(f.text)) score *= 0.3;
     // A label with nothing after it ("Microwave Oven:") names what follows; it says nothing.
-    if (/:\s*$/.test(f.text)) score *= 0.5;
+    // Sentences that end by pointing at a table ("… as follows:") have said something first.
+    if (/:\s*$/.test(f.text) && !/[.!?]\s+\S/.test(f.text)) score *= 0.5;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
     // Under a label, the value is the name: every word of it capitalised ("Brand: Coleman",
     // "GENERAL ELECTRIC"), not "Type/Brand: Mid efficiency gas".
@@ -3347,6 +3358,65 @@ function stated(fact: Scored, doc: ContextDocument, why?: Scored): string {
   return `${from}${text} ${citationOf(doc)}`;
 }
 
+/** "How many bedrooms and bathrooms …?": the two things counted. */
+const TWO_COUNTED = /^\s*how many (\p{L}+) and (\p{L}+)\b/iu;
+
+/** A count and nothing else ("3", "1.0"). */
+const COUNT_VALUE = /^\s*\d{1,3}(?:\.\d)?\s*$/;
+
+/** A labelled fact's first pair ("Total Bathrooms: 1.0" of "Total Bathrooms: 1.0; View: …"). */
+function firstPair(f: Fact): string {
+  return f.text.split(/;\s+/)[0]!.trim();
+}
+
+/** The count a labelled fact's first pair gives of `noun` ("3" of "Total Bedrooms: 3"), or null. */
+function countOf(f: Fact, noun: string): string | null {
+  const pair = firstPair(f);
+  const colon = pair.indexOf(':');
+  if (!f.labelled || colon < 0 || !COUNT_VALUE.test(pair.slice(colon + 1))) return null;
+  const last = foldWords(pair.slice(0, colon)).at(-1) ?? '';
+  return sameWord(last, noun) || (RELATED[noun] ?? []).some((r) => sameWord(r, last))
+    ? pair.slice(colon + 1).trim()
+    : null;
+}
+
+/**
+ * "How many bedrooms and bathrooms are there?" led by "Total Bedrooms: 3" in a grid whose next
+ * label or two say "Total Bathrooms: 1.0": both counts, said as a person says them ("3 bedrooms
+ * and 1.0 bathrooms"), with the grid's own words after. Null when the lead is no such count or
+ * its grid does not count the other. `facts`: every fact of the turn. Pure.
+ */
+function twoCounts(
+  query: string,
+  first: Scored,
+  facts: readonly Scored[],
+  doc: ContextDocument,
+): string | null {
+  const asked = TWO_COUNTED.exec(query);
+  if (!asked) return null;
+  const nouns = [asked[1]!.toLowerCase(), asked[2]!.toLowerCase()];
+  const at = nouns.findIndex((n) => countOf(first, n) !== null);
+  if (at < 0) return null;
+  const other = nouns[1 - at]!;
+  const partner = facts.find(
+    (f) =>
+      f.doc === first.doc &&
+      f.block === first.block &&
+      Math.abs(f.index - first.index) <= 3 &&
+      countOf(f, other) !== null,
+  );
+  if (!partner) return null;
+  const [a, b] = at === 0 ? [first, partner] : [partner, first];
+  const said = `${countOf(a, nouns[0]!)} ${nouns[0]} and ${countOf(b, nouns[1]!)} ${nouns[1]}`;
+  // "Subject Photos – Total Bedrooms: 3": the subject the lead is said under, if any.
+  const full = withSubject(a, doc);
+  const before = full.toLowerCase().endsWith(a.text.toLowerCase())
+    ? full.slice(0, full.length - a.text.length)
+    : '';
+  const where = / – $/.test(before) ? before : '';
+  return `${said} (${where}${firstPair(a)}; ${firstPair(b)}). ${citationOf(doc)}`;
+}
+
 /**
  * The local answer: the facts that answer the question, stated first and whole with their
  * citations; further facts that answer as well after them; a plain "the report does not say"
@@ -3411,7 +3481,8 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
       ) ?? observationOf(first!, all))
     : undefined;
   const more = rest.filter((f) => f !== why);
-  const lines = [stated(first!, documents[first!.doc]!, why)];
+  const both = why ? null : twoCounts(query, first!, all, documents[first!.doc]!);
+  const lines = [both ?? stated(first!, documents[first!.doc]!, why)];
   if (more.length > 0) {
     lines.push('', 'The report also says:');
     for (const f of more) lines.push(`- ${stated(f, documents[f.doc]!)}`);
