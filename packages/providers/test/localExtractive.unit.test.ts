@@ -3492,17 +3492,45 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     const grid =
       'Subject Front:\n\n21 Sample Dr Sales Price 310,000 Gross Living Area 1,260\n\nTotal Rooms: 6\n\n' +
       'Total Bedrooms: 4\n\nTotal Bathrooms: 2.0\n\nLocation: N;Res;\n\nView: N;Res;\n\nAge: 38';
-    expect(first('How many bedrooms and bathrooms are there?', [grid], ['Subject Photos'])).toBe(
+    const asked = 'How many bedrooms and bathrooms are there?';
+    expect(first(asked, [grid], ['Subject Photos'])).toBe(
       '4 bedrooms and 2.0 bathrooms (Subject Photos – Total Bedrooms: 4; Total Bathrooms: 2.0). [R.pdf p. 1]',
     );
+    // Said once, with the file it comes from when that is an attachment.
+    const whole = localAnswer([page('Subject Photos', 'R.pdf p. 1', grid)], asked);
+    expect(whole.match(/Total Bathrooms/g)).toHaveLength(1);
+    expect(
+      localAnswer([{ ...page('Subject Photos', 'S.pdf p. 2', grid), attachment: 'S.pdf' }], asked),
+    ).toMatch(/^From the attachment S\.pdf: 4 bedrooms and 2\.0 bathrooms/);
     // One thing asked, or a grid that counts only one of the two: the fact as it is said.
     expect(first('How many bedrooms are there?', [grid], ['Subject Photos'])).toContain(
       'Total Bedrooms: 4.',
     );
     const bedroomsOnly = 'Total Rooms: 6\n\nTotal Bedrooms: 4\n\nView: N;Res;';
-    expect(
-      first('How many bedrooms and bathrooms are there?', [bedroomsOnly], ['Subject Photos']),
-    ).toContain('Subject Photos – Total Bedrooms: 4.');
+    expect(first(asked, [bedroomsOnly], ['Subject Photos'])).toContain(
+      'Subject Photos – Total Bedrooms: 4.',
+    );
+  });
+
+  it('keeps a unit beside its figure when a form prints it in the next cell', () => {
+    const form =
+      '| Gross Living Area (GLA) | 1,480 | s.f. |\n| --- | --- | --- |\n| Site Area | 7,200 | s.f. |';
+    expect(first('What is the gross living area?', [form], ['Dimension List'])).toContain(
+      'Gross Living Area (GLA): 1,480 s.f.',
+    );
+    // A grid across the subject and its sales: each figure with its own unit.
+    const grid =
+      '| Room Count | 5 | 2 | 1.0 | 6 | 3 | 1.0 |\n| --- | --- | --- | --- | --- | --- | --- |\n' +
+      '| Gross Living Area | 1480 |   | sq.ft. 1320 |   |   | sq.ft. |';
+    expect(first('What is the gross living area of the sales?', [grid], ['Sales Grid'])).toContain(
+      'Gross Living Area: 1480 sq.ft.; 1320 sq.ft.',
+    );
+    // A cell that only starts with the letters of a unit keeps them: a single-family residence.
+    const texts = factsOf(
+      '| Units | 1 | SF Residence |\n| --- | --- | --- |\n| Site | 0.25 | acres |',
+    ).map((f) => f.text);
+    expect(texts).toContain('Units: 1; SF Residence');
+    expect(texts.some((t) => t.endsWith('0.25 acres'))).toBe(true);
   });
 
   it('says what was observed of a rated item with its rating, from the lines under it', () => {

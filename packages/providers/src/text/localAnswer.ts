@@ -618,7 +618,33 @@ function paired(label: string, value: string): string {
 }
 
 /** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
-function rowFact(header: readonly string[] | null, cells: readonly string[]): string | null {
+/**
+ * A cell that starts with the unit of the figure before it: "sq.ft. 956" after "1050"; the unit
+ * alone or before a figure ("SF Residence" says a single-family house).
+ */
+const UNIT_FIRST = /^(sq\.? ?ft\.?|s\.f\.|sf|sq\.? ?m\.?|m²|acres?)(?=\s*(?:$|[\d(+-]))\s*/i;
+
+/**
+ * A row's cells with each unit back beside its figure: a form's grid prints "1050 | | sq.ft. 956"
+ * for "1050 sq.ft." and "956 …" of the next column. Pure.
+ */
+function unitsJoined(cells: readonly string[]): string[] {
+  const out = [...cells];
+  let figure = -1;
+  out.forEach((c, i) => {
+    if (c === '') return;
+    const unit = UNIT_FIRST.exec(c);
+    if (unit && figure >= 0) {
+      out[figure] = `${out[figure]} ${unit[1]}`;
+      out[i] = c.slice(unit[0].length);
+    }
+    figure = /\d$/.test(out[i]!) ? i : -1;
+  });
+  return out;
+}
+
+function rowFact(header: readonly string[] | null, row: readonly string[]): string | null {
+  const cells = unitsJoined(row);
   const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
   if (filled.length === 0) return null;
   const [first, ...rest] = filled;
@@ -3346,10 +3372,13 @@ function observationOf(rated: Scored, facts: readonly Scored[]): Scored | undefi
   return undefined;
 }
 
-/** A fact for people, with its citation; `why`, a fact of the same label, said after it. */
-function stated(fact: Scored, doc: ContextDocument, why?: Scored): string {
-  const said = sentence(shown(withSubject(fact, doc), fact.matched));
-  const text = why ? `${said} ${sentence(shown(factValue(why).trim(), why.matched))}` : said;
+/**
+ * A fact for people, with its citation; `why`, a fact of the same label, said after it; `said`,
+ * the fact said in other words (two counts of one grid).
+ */
+function stated(fact: Scored, doc: ContextDocument, why?: Scored, said?: string): string {
+  const whole = said ?? sentence(shown(withSubject(fact, doc), fact.matched));
+  const text = why ? `${whole} ${sentence(shown(factValue(why).trim(), why.matched))}` : whole;
   const from = doc.memory
     ? 'From your earlier conversation: '
     : doc.attachment
@@ -3383,15 +3412,16 @@ function countOf(f: Fact, noun: string): string | null {
 /**
  * "How many bedrooms and bathrooms are there?" led by "Total Bedrooms: 3" in a grid whose next
  * label or two say "Total Bathrooms: 1.0": both counts, said as a person says them ("3 bedrooms
- * and 1.0 bathrooms"), with the grid's own words after. Null when the lead is no such count or
- * its grid does not count the other. `facts`: every fact of the turn. Pure.
+ * and 1.0 bathrooms"), with the grid's own words after, and the fact of the other count. Null
+ * when the lead is no such count or its grid does not count the other. `facts`: every fact of
+ * the turn. Pure.
  */
 function twoCounts(
   query: string,
   first: Scored,
   facts: readonly Scored[],
   doc: ContextDocument,
-): string | null {
+): { said: string; partner: Scored } | null {
   const asked = TWO_COUNTED.exec(query);
   if (!asked) return null;
   const nouns = [asked[1]!.toLowerCase(), asked[2]!.toLowerCase()];
@@ -3414,7 +3444,7 @@ function twoCounts(
     ? full.slice(0, full.length - a.text.length)
     : '';
   const where = / – $/.test(before) ? before : '';
-  return `${said} (${where}${firstPair(a)}; ${firstPair(b)}). ${citationOf(doc)}`;
+  return { said: `${said} (${where}${firstPair(a)}; ${firstPair(b)}).`, partner };
 }
 
 /**
@@ -3480,9 +3510,9 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
           factLabel(f).trim().toLowerCase() === factLabel(first!).trim().toLowerCase(),
       ) ?? observationOf(first!, all))
     : undefined;
-  const more = rest.filter((f) => f !== why);
   const both = why ? null : twoCounts(query, first!, all, documents[first!.doc]!);
-  const lines = [both ?? stated(first!, documents[first!.doc]!, why)];
+  const more = rest.filter((f) => f !== why && f !== both?.partner);
+  const lines = [stated(first!, documents[first!.doc]!, why, both?.said)];
   if (more.length > 0) {
     lines.push('', 'The report also says:');
     for (const f of more) lines.push(`- ${stated(f, documents[f.doc]!)}`);
