@@ -3481,9 +3481,9 @@ describe('local answerer: labels that answer, and who did a thing', () => {
 
   it('counts the images of the whole survey, not of one block, and reads radiometric as thermal', () => {
     const texts = [
-      'Thermal Findings: Block C showed the strongest anomalies of the survey. Its north wall shows moisture along the parapet. A total of 52 images were captured across Block C.',
-      'Thermal Findings: Block B showed the most anomalies, with 9 anomalies found across 61 images. They match the cracks of the structural survey.',
-      '9. Image Archive: All 175 radiometric JPEG images are kept in the archive on the supplied drive. Each image holds its full radiometric data. The table below lists the folders of the archive:',
+      'Thermal Findings: Block 2 had the warmest spots of the whole site. Damp shows along its parapet. A total of 52 images were captured across Block 2.',
+      'Thermal Findings: Block 3 had the most hot spots, 9 of them in 61 images. They agree with the cracks the structural survey found.',
+      '9. Image Archive: All 175 radiometric JPEG images are kept in the archive on the memory stick handed over with this report. Each image keeps its temperature data. The folders of the archive are listed below:',
     ];
     expect(first('How many thermal images were taken?', texts)).toContain('All 175 radiometric');
   });

@@ -619,14 +619,14 @@ function paired(label: string, value: string): string {
 
 /** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 /**
- * A cell that starts with the unit of the figure before it: "sq.ft. 956" after "1050"; the unit
+ * A cell that starts with the unit of the figure before it: "sq.ft. 1320" after "1480"; the unit
  * alone or before a figure ("SF Residence" says a single-family house).
  */
 const UNIT_FIRST = /^(sq\.? ?ft\.?|s\.f\.|sf|sq\.? ?m\.?|m²|acres?)(?=\s*(?:$|[\d(+-]))\s*/i;
 
 /**
- * A row's cells with each unit back beside its figure: a form's grid prints "1050 | | sq.ft. 956"
- * for "1050 sq.ft." and "956 …" of the next column. Pure.
+ * A row's cells with each unit back beside its figure: a form's grid prints "1480 | | sq.ft. 1320"
+ * for "1480 sq.ft." and "1320 …" of the next column. Pure.
  */
 function unitsJoined(cells: readonly string[]): string[] {
   const out = [...cells];
@@ -2178,8 +2178,8 @@ function counts(text: string, noun: string): boolean {
 }
 
 /**
- * A count of the whole ("All 228 images are stored …"), not of one part ("A total of 68 images
- * were captured across Block C").
+ * A count of the whole ("All 175 images are kept …"), not of one part ("A total of 52 images
+ * were taken across Block 2").
  */
 const ALL_COUNTED = new RegExp(`\\ball (?:the )?(?:\\d[\\d,]*|${NUMBER_WORDS})\\s+\\p{L}`, 'iu');
 
@@ -2684,7 +2684,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     const sentenceUnder =
       label !== null &&
       f.text.length - labelText.length > 40 &&
-      // "All 228 images are …" is a count under its label, not a sentence.
+      // "All 175 images are …" is a count under its label, not a sentence.
       /^\s*(the|this|these|those|all(?!\s+\d)|our|my|i|we|it)\b/i.test(
         f.text.slice(labelText.length + 1),
       );
@@ -3393,12 +3393,12 @@ const TWO_COUNTED = /^\s*how many (\p{L}+) and (\p{L}+)\b/iu;
 /** A count and nothing else ("3", "1.0"). */
 const COUNT_VALUE = /^\s*\d{1,3}(?:\.\d)?\s*$/;
 
-/** A labelled fact's first pair ("Total Bathrooms: 1.0" of "Total Bathrooms: 1.0; View: …"). */
+/** A labelled fact's first pair ("Total Bathrooms: 2.0" of "Total Bathrooms: 2.0; View: …"). */
 function firstPair(f: Fact): string {
   return f.text.split(/;\s+/)[0]!.trim();
 }
 
-/** The count a labelled fact's first pair gives of `noun` ("3" of "Total Bedrooms: 3"), or null. */
+/** The count a labelled fact's first pair gives of `noun` ("4" of "Total Bedrooms: 4"), or null. */
 function countOf(f: Fact, noun: string): string | null {
   const pair = firstPair(f);
   const colon = pair.indexOf(':');
@@ -3410,9 +3410,9 @@ function countOf(f: Fact, noun: string): string | null {
 }
 
 /**
- * "How many bedrooms and bathrooms are there?" led by "Total Bedrooms: 3" in a grid whose next
- * label or two say "Total Bathrooms: 1.0": both counts, said as a person says them ("3 bedrooms
- * and 1.0 bathrooms"), with the grid's own words after, and the fact of the other count. Null
+ * "How many bedrooms and bathrooms are there?" led by "Total Bedrooms: 4" in a grid whose next
+ * label or two say "Total Bathrooms: 2.0": both counts, said as a person says them ("4 bedrooms
+ * and 2.0 bathrooms"), with the grid's own words after, and the fact of the other count. Null
  * when the lead is no such count or its grid does not count the other. `facts`: every fact of
  * the turn. Pure.
  */
@@ -3438,7 +3438,7 @@ function twoCounts(
   if (!partner) return null;
   const [a, b] = at === 0 ? [first, partner] : [partner, first];
   const said = `${countOf(a, nouns[0]!)} ${nouns[0]} and ${countOf(b, nouns[1]!)} ${nouns[1]}`;
-  // "Subject Photos – Total Bedrooms: 3": the subject the lead is said under, if any.
+  // "Subject Photos – Total Bedrooms: 4": the subject the lead is said under, if any.
   const full = withSubject(a, doc);
   const before = full.toLowerCase().endsWith(a.text.toLowerCase())
     ? full.slice(0, full.length - a.text.length)
