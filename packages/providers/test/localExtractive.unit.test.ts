@@ -3486,6 +3486,10 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       '9. Image Archive: All 175 radiometric JPEG images are kept in the archive on the memory stick handed over with this report. Each image keeps its temperature data. The folders of the archive are listed below:',
     ];
     expect(first('How many thermal images were taken?', texts)).toContain('All 175 radiometric');
+    // A label with an abbreviation ("No. of Units:") and nothing after it still says nothing.
+    expect(
+      first('How many units are there?', ['No. of Units:', 'Rent roll attached for all units.']),
+    ).toContain('Rent roll attached');
   });
 
   it('answers how many of two things with both counts of one grid, in words', () => {

@@ -617,7 +617,6 @@ function paired(label: string, value: string): string {
   return `${label.replace(/\s*:\s*$/, '')}: ${value}`;
 }
 
-/** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 /**
  * A cell that starts with the unit of the figure before it: "sq.ft. 1320" after "1480"; the unit
  * alone or before a figure ("SF Residence" says a single-family house).
@@ -643,6 +642,7 @@ function unitsJoined(cells: readonly string[]): string[] {
   return out;
 }
 
+/** A table row read against its header: `Item: Window & Frames; Rating: Repair`. */
 function rowFact(header: readonly string[] | null, row: readonly string[]): string | null {
   const cells = unitsJoined(row);
   const filled = cells.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
@@ -2183,6 +2183,9 @@ function counts(text: string, noun: string): boolean {
  */
 const ALL_COUNTED = new RegExp(`\\ball (?:the )?(?:\\d[\\d,]*|${NUMBER_WORDS})\\s+\\p{L}`, 'iu');
 
+/** A sentence's end and the next one's start: "… drive. Each image holds …". */
+const SAID_FIRST = /[.!?]\s+\p{Lu}\p{Ll}*\s+\p{Ll}/u;
+
 /** Nouns whose amount is money: "how much insurance", "how much rent". */
 const MONEY_NOUN =
   /^(insurance|cover|coverage|deposit|deposits|rent|rents|tax|taxes|income|revenue|debt|loan|equity|premium|excess|deductible|budget|commission|savings)$/;
@@ -3183,8 +3186,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // A form's question ("What is the deck thickness?") asks; it does not answer.
     if (/\?\s*$/.test(f.text)) score *= 0.3;
     // A label with nothing after it ("Microwave Oven:") names what follows; it says nothing.
-    // Sentences that end by pointing at a table ("… as follows:") have said something first.
-    if (/:\s*$/.test(f.text) && !/[.!?]\s+\S/.test(f.text)) score *= 0.5;
+    // Sentences that end by pointing at a table ("… as follows:") have said something first:
+    // a sentence ends and another starts ("… drive. Each image …"), not an abbreviation ("No. of
+    // Units:").
+    if (/:\s*$/.test(f.text) && !SAID_FIRST.test(f.text)) score *= 0.5;
     // A brand is a proper name: a capitalised word inside the text, not at its start.
     // Under a label, the value is the name: every word of it capitalised ("Brand: Coleman",
     // "GENERAL ELECTRIC"), not "Type/Brand: Mid efficiency gas".
@@ -3430,6 +3435,7 @@ function twoCounts(
   const other = nouns[1 - at]!;
   const partner = facts.find(
     (f) =>
+      f !== first &&
       f.doc === first.doc &&
       f.block === first.block &&
       Math.abs(f.index - first.index) <= 3 &&
