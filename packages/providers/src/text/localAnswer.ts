@@ -3405,12 +3405,11 @@ function firstPair(f: Fact): string {
 
 /** The count a labelled fact's first pair gives of `noun` ("4" of "Total Bedrooms: 4"), or null. */
 function countOf(f: Fact, noun: string): string | null {
-  const pair = firstPair(f);
-  const colon = pair.indexOf(':');
-  if (!f.labelled || colon < 0 || !COUNT_VALUE.test(pair.slice(colon + 1))) return null;
-  const last = foldWords(pair.slice(0, colon)).at(-1) ?? '';
+  const value = factValue(f).split(/;\s+/)[0]!.trim();
+  if (!COUNT_VALUE.test(value)) return null;
+  const last = foldWords(factLabel(f)).at(-1) ?? '';
   return sameWord(last, noun) || (RELATED[noun] ?? []).some((r) => sameWord(r, last))
-    ? pair.slice(colon + 1).trim()
+    ? value
     : null;
 }
 
