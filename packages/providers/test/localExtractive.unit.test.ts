@@ -3538,6 +3538,36 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(texts.some((t) => t.endsWith('0.25 acres'))).toBe(true);
   });
 
+  it('answers the most common of a list of counts with the name counted most', () => {
+    const tallies =
+      'Deck Condition Index: 61\n\nBlistering: 3\n\nLoose Boards: 11\n\nDrainage Photo Set\n\n' +
+      'Rusted Fixings: 4\n\nDefective Rails: 2\n\nTotal findings: 20';
+    const asked = 'What is the most common defect?';
+    expect(first(asked, [tallies], ['Deck Survey'])).toBe(
+      'Most common: Loose Boards (11), then Rusted Fixings (4), Blistering (3) and Defective Rails (2). [R.pdf p. 1]',
+    );
+    // A list that says nothing of the thing asked, or two names counted as often, answer as before.
+    const plants = 'Lavender: 6\n\nRosemary: 2\n\nThyme: 1';
+    expect(first(asked, [plants], ['Planting Plan'])).not.toContain('Most common');
+    const even = 'Defective Caps: 4\n\nStanding Water: 4\n\nLoose Laps: 1';
+    expect(first(asked, [even], ['Roof Survey'])).not.toContain('Most common');
+  });
+
+  it('leads a question of the larger of two things with the text that compares their sizes', () => {
+    const leanTo = 'The lean-to of this shed measures 4’ x 3’ (12 sf).';
+    const measured = 'My measurements give the sheds 180 sf and 96 sf.';
+    expect(first('How big is the larger shed?', [leanTo, measured])).toBe(
+      `${measured} [R.pdf p. 2]`,
+    );
+    // Two lists of the same sheds: the one with the largest size goes first.
+    const county = 'The county records list the two sheds at 150 sf and 96 sf.';
+    expect(first('How big is the larger shed?', [`${county} ${measured}`])).toBe(
+      `${measured} [R.pdf p. 1]`,
+    );
+    // Asked of one shed, the comparison is no better than any other size.
+    expect(first('How big is the shed lean-to?', [leanTo, measured])).toContain('(12 sf)');
+  });
+
   it('says what was observed of a rated item with its rating, from the lines under it', () => {
     const docs = numbered([
       page(

@@ -2590,6 +2590,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     all: new RegExp(`\\b${anyCase(m[1]!)}s?\\s+([A-Z]{1,2}|\\d{1,3}[A-Z]?)\\b`, 'g'),
   }));
   const series = seriesFacts(facts, documents);
+  const compared = comparedOf(query);
   const counted = countedNoun(query);
   // "How many factors does the report cover?": when a fact counts them ("46 factors"), a fact
   // that counts something else does not answer.
@@ -2667,7 +2668,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const appendix = documents.map((d) => APPENDIX.test(d.title));
   // "Is the area urban, suburban or rural?": a fact that says one of them answers.
   const choices = choicesOf(query).filter((c) => terms.includes(c));
-  return facts.map((f, i) => {
+  const scored = facts.map((f, i) => {
     const words =
       choices.length >= 2 && choices.some((c) => termMatches(c, factWords[i]!))
         ? new Set([...factWords[i]!, ...choices])
@@ -3243,6 +3244,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // What was said before about the report counts less than the report itself.
     if (documents[f.doc]?.memory) score *= 0.8;
     if (f.text.length > MAX_FACT_CHARS) score *= 0.8;
+    // "How big is the larger shed?": a text that gives the measures of two of them or more
+    // ("north shed – 180 sf; south shed – 96 sf") compares them; one shed's size does not.
+    if (compared && comparesMeasures(f.text, compared)) score *= COMPARED_WEIGHT;
     return {
       ...f,
       score,
@@ -3256,6 +3260,72 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       reason,
     };
   });
+  if (compared) favourExtreme(scored, compared);
+  return scored;
+}
+
+/** What a comparative question compares: "the larger shed" asks sizes, "the oldest roof" years. */
+interface Compared {
+  /** The thing compared, as asked ("shed"). */
+  noun: string;
+  /** Sizes (an area) or years. */
+  measure: 'size' | 'year';
+  /** Whether the one asked for has the most of the measure (the larger, the newer). */
+  most: boolean;
+}
+
+/** "the larger shed", "the oldest furnace": a degree, then the thing it compares. */
+const COMPARED =
+  /\b(larger|largest|bigger|biggest|smaller|smallest|older|oldest|newer|newest)\s+(\p{L}{3,})/iu;
+/** An area and its unit: "1,250 sf", "1.5 acres", "120 square feet". */
+const AREA =
+  /\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?:sf|sq\.?\s?ft\.?|square feet|acres?|m²|sq\.?\s?m)(?![\p{L}])/giu;
+/** Every year of a text (`YEAR`, global, the year captured). */
+const YEARS = new RegExp(`(${YEAR.source})`, 'g');
+/** How much more a text that compares the measures asked weighs than one that gives one. */
+const COMPARED_WEIGHT = 1.5;
+
+/** The comparison a question asks for, or null. Pure. */
+function comparedOf(query: string): Compared | null {
+  const m = COMPARED.exec(query);
+  if (!m) return null;
+  const degree = m[1]!.toLowerCase();
+  const year = /^(older|oldest|newer|newest)$/.test(degree);
+  return {
+    noun: m[2]!.toLowerCase(),
+    measure: year ? 'year' : 'size',
+    most: /^(larger|largest|bigger|biggest|newer|newest)$/.test(degree),
+  };
+}
+
+/** The measures a text gives of the kind compared, as numbers. Pure. */
+function measuresIn(text: string, compared: Compared): number[] {
+  const pattern = compared.measure === 'year' ? YEARS : AREA;
+  return [...text.matchAll(pattern)].map((m) => Number(m[1]!.replace(/,/g, '')));
+}
+
+/** Whether a text names the thing compared and gives two of its measures or more. Pure. */
+function comparesMeasures(text: string, compared: Compared): boolean {
+  return (
+    foldWords(text).some((w) => sameWord(w, compared.noun)) &&
+    measuresIn(text, compared).length >= 2
+  );
+}
+
+/**
+ * Of the texts that compare the measures asked, those that give the extreme (the largest size of
+ * all for "the larger shed") go first: two lists of the same sheds, one of a register's sizes and
+ * one of the surveyor's, otherwise tie.
+ */
+function favourExtreme(scored: Scored[], compared: Compared): void {
+  const extreme = (f: Scored): number => {
+    const m = measuresIn(f.text, compared);
+    return compared.most ? Math.max(...m) : -Math.min(...m);
+  };
+  const comparing = scored.filter((f) => f.score > 0 && comparesMeasures(f.text, compared));
+  if (comparing.length < 2) return;
+  const top = Math.max(...comparing.map(extreme));
+  for (const f of comparing) if (extreme(f) === top) f.score *= 1.05;
 }
 
 function normalised(text: string): string {
@@ -3452,6 +3522,65 @@ function twoCounts(
   return { said: `${said} (${where}${firstPair(a)}; ${firstPair(b)}).`, partner };
 }
 
+/** "What is the most common defect?": the thing a report counts most often, and what it is. */
+const MOST_COMMON = /\bmost (?:common(?:ly)?|frequent(?:ly)?)\s+(\p{L}{3,})/iu;
+/** A count under a name and nothing else ("Blistering: 3"). */
+const TALLY = /^\s*\d{1,4}\s*$/;
+/** Labels whose figure is no count of a kind of thing: a total, an index, a score, an age. */
+const NO_TALLY = /\b(total|index|score|rating|condition|age|life|years?|percent|rate|page)\b/i;
+/** Counts a list of them holds at least, one after another. */
+const MIN_TALLIES = 3;
+/** How many of the next counts the answer names after the first. */
+const TALLIES_SAID = 3;
+
+/**
+ * "What is the most common defect?" of a list of counts under their names ("Loose Boards: 11",
+ * "Rusted Fixings: 4", "Blistering: 3" …): the name counted most, and the next few after it. A
+ * list is three counts or more in one document, one after another with at most one other line
+ * between two of them, one of whose names or whose document's title says the thing asked
+ * ("Defective Rails" for defect). Null when no list says it or two names lead it.
+ * `facts` in reading order. Pure.
+ */
+function mostCommon(
+  query: string,
+  facts: readonly Scored[],
+  documents: readonly ContextDocument[],
+): { said: string; fact: Scored; list: readonly Scored[] } | null {
+  const noun = MOST_COMMON.exec(query)?.[1]?.toLowerCase();
+  if (!noun) return null;
+  const stem = noun.slice(0, Math.max(4, noun.length - 1));
+  const says = (text: string): boolean => foldWords(text).some((w) => w.startsWith(stem));
+  const lists: Scored[][] = [];
+  let list: Scored[] = [];
+  let gap = 0;
+  for (const f of facts) {
+    const tally = f.labelled && TALLY.test(factValue(f)) && !NO_TALLY.test(factLabel(f));
+    const last = list.at(-1);
+    if (last && (f.doc !== last.doc || (!tally && ++gap > 1))) {
+      lists.push(list);
+      list = [];
+    }
+    if (tally) {
+      list.push(f);
+      gap = 0;
+    }
+  }
+  lists.push(list);
+  const found = lists.find(
+    (l) =>
+      l.length >= MIN_TALLIES &&
+      (l.some((f) => says(factLabel(f))) || says(documents[l[0]!.doc]?.title ?? '')),
+  );
+  if (!found) return null;
+  const ranked = [...found].sort((a, b) => Number(factValue(b)) - Number(factValue(a)));
+  const [top, second] = ranked;
+  if (!top || !second || Number(factValue(top)) === Number(factValue(second))) return null;
+  const named = (f: Scored): string => `${factLabel(f).trim()} (${factValue(f).trim()})`;
+  const next = ranked.slice(1, 1 + TALLIES_SAID).map(named);
+  const then = next.length > 1 ? `${next.slice(0, -1).join(', ')} and ${next.at(-1)}` : next[0];
+  return { said: `Most common: ${named(top)}, then ${then}.`, fact: top, list: found };
+}
+
 /**
  * The local answer: the facts that answer the question, stated first and whole with their
  * citations; further facts that answer as well after them; a plain "the report does not say"
@@ -3465,6 +3594,17 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     .filter((f) => f.score > 0)
     .sort((a, b) => b.score - a.score || a.doc - b.doc || a.index - b.index);
   const best = scored[0];
+  // "What is the most common defect?": a list that counts them answers, whatever else matches.
+  const tallied = mostCommon(query, all, documents);
+  if (tallied) {
+    const also = scored
+      .filter((f) => f.matched.length > 0 && !tallied.list.includes(f) && !boilerplate(f.text))
+      .slice(0, MAX_FACTS - 1);
+    const said = [stated(tallied.fact, documents[tallied.fact.doc]!, undefined, tallied.said)];
+    if (also.length > 0) said.push('', 'The report also says:');
+    for (const f of also) said.push(`- ${stated(f, documents[f.doc]!)}`);
+    return said.join('\n');
+  }
   const lead = 'The report does not say. Nothing in it answers this question directly.';
   if (!best || (best.matched.length === 0 && !best.named)) return lead;
   const chosen: Scored[] = [best];
