@@ -3553,6 +3553,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(first(asked, [even], ['Roof Survey'])).not.toContain('Most common');
   });
 
+  it('reads a temperature differential as overheating, and a distribution board as a panel', () => {
+    const [fact] = scoreFacts(
+      [
+        page(
+          'Electrical',
+          'R.pdf p. 4',
+          'Board DB-2 showed a temperature differential of 14 deg C.',
+        ),
+      ],
+      'Which electrical panel is overheating?',
+    );
+    expect(fact!.matched).toEqual(expect.arrayContaining(['panel', 'overheating']));
+  });
+
   it('leads a question of the larger of two things with the text that compares their sizes', () => {
     const leanTo = 'The lean-to of this shed measures 4’ x 3’ (12 sf).';
     const measured = 'My measurements give the sheds 180 sf and 96 sf.';

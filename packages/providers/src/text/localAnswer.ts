@@ -335,6 +335,11 @@ const RELATED: Record<string, readonly string[]> = {
   ],
   face: ['facing', 'orientation'],
   thermal: ['radiometric', 'infrared'],
+  // "Which electrical panel is overheating?" of "Distribution board DB-2: a temperature
+  // differential of 14 deg C at its neutral bar".
+  overheating: ['temperature', 'temp', 'deg', 'hotspot', 'anomaly', 'differential'],
+  panel: ['board', 'boards', 'switchboard', 'mdb'],
+  panels: ['board', 'boards', 'switchboards', 'mdb', 'mdbs'],
   // "Is the property on city water and sewer?" of "serviced by a shared septic and cistern".
   sewer: ['septic', 'sewage', 'sanitary'],
 };
