@@ -3553,6 +3553,24 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(first(asked, [even], ['Roof Survey'])).not.toContain('Most common');
   });
 
+  it('reads a calculation under the sentence that says what it comes to as one fact, to its total', () => {
+    const text =
+      'I estimate the new roof to add $22,000. The value once the works are done is their cost ' +
+      'added to the value as is. This is calculated as follows:\n\n' +
+      'As Is: $410,000\n\nNew Roof: 22,000\n\nProposed Decks:\n\n2 @ $4,000/deck: 8,000\n\nTotal: $440,000';
+    expect(first('What will it be worth once the roof and decks are done?', [text])).toBe(
+      'The value once the works are done is their cost added to the value as is: ' +
+        'As Is: $410,000; New Roof: 22,000; Proposed Decks: 2 @ $4,000/deck: 8,000; ' +
+        'Total: $440,000. [R.pdf p. 1]',
+    );
+    // Lines that are not a calculation's (a sentence, a label without a figure) stay as they are.
+    for (const line of ['The roofer quoted in May.', 'Roofer: Sample Roofing']) {
+      const other = text.replace('New Roof: 22,000', line);
+      expect(factsOf(other).some((f) => f.text.includes('; Total: $440,000'))).toBe(false);
+    }
+    expect(factsOf(text).some((f) => f.text.includes('; Total: $440,000'))).toBe(true);
+  });
+
   it('reads a temperature differential as overheating, and a distribution board as a panel', () => {
     const [fact] = scoreFacts(
       [

@@ -1513,6 +1513,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
   if (pendingLabel && !pendingIsHeading) pushHeld(pendingLabel);
   if (lead) push(lead, false, heading);
   nameCards(facts);
+  calculations(facts);
   return facts;
 }
 
@@ -1529,6 +1530,52 @@ function nameCards(facts: Fact[]): void {
     const name = NAME_AT_END.exec(before.text)?.[1];
     if (name) f.text = `${name}: ${f.text}`;
   }
+}
+
+/** A sum's label: "Total", "Grand Total", "Total Value". */
+const TOTAL_LABEL = /^\s*(?:grand\s+)?total(?:\s+value)?\s*$/i;
+/** The words that lead into a calculation: "This is calculated as follows:". */
+const CALCULATION_LEAD = /\bas follows\s*:/i;
+/** Lines a calculation's items take at most, from its lead to its total. */
+const CALCULATION_LINES = 6;
+
+/**
+ * A calculation set out under the sentence that says what it comes to ("The value once the works
+ * are done is their cost added to the value as is. This is calculated as follows:", then "As Is:
+ * $410,000", "Roof: 22,000", "Total: $432,000"): one fact, the sentence with every line of it to
+ * its total ("… added to the value as is: As Is: $410,000; Roof: 22,000; Total: $432,000"), where
+ * the lead and its first line were. A line that is a label alone ("Proposed Decks:") goes with
+ * the line after it. Facts in reading order.
+ */
+function calculations(facts: Fact[]): void {
+  facts.forEach((f, i) => {
+    if (!f.labelled || !TOTAL_LABEL.test(factLabel(f)) || !/\d/.test(factValue(f))) return;
+    for (let j = i - 1; j >= Math.max(0, i - CALCULATION_LINES); j--) {
+      const led = facts[j]!;
+      const at = CALCULATION_LEAD.exec(led.text);
+      if (led.doc !== f.doc || (!at && !led.labelled && !/:$/.test(led.text))) return;
+      if (!at) continue;
+      // What is calculated: the lead's own sentence, or the sentence before a lead that says
+      // nothing of it ("This is calculated as follows:").
+      const own = led.text
+        .slice(0, at.index)
+        .replace(/\b(?:this|it) is(?: \w+)?\s*$/i, '')
+        .trim();
+      const before = facts[j - 1];
+      const about =
+        own.split(/\s+/).length >= 5 ? own : before && !before.labelled ? before.text : '';
+      const lines = facts.slice(j, i + 1).map((g) => g.text);
+      lines[0] = lines[0]!.slice(at.index + at[0].length).trim();
+      if (!about || lines.slice(1, -1).some((t) => !/\d|:$/.test(t))) return;
+      const items = lines
+        .filter((t) => t !== '')
+        .join('; ')
+        .replace(/:; /g, ': ');
+      led.text = `${about.replace(/[.,:\s]+$/, '')}: ${items}`;
+      led.labelled = false;
+      return;
+    }
+  });
 }
 
 interface Scored extends Fact {
