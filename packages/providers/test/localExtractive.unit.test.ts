@@ -3571,6 +3571,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(factsOf(text).some((f) => f.text.includes('; Total: $440,000'))).toBe(true);
   });
 
+  it('names the person an engagement letter engages for the work asked who did', () => {
+    const letter =
+      'Dear: Sample Q. Person This letter confirms your engagement to prepare an appraisal of the property described below.';
+    const summary =
+      'Improvements: The site is improved with one workshop that is to be occupied by Sample Tools.';
+    expect(first('Who appraised the property?', [summary, letter], ['Summary', 'Letter'])).toBe(
+      'Sample Q. Person, to whom the letter is addressed: This letter confirms your engagement to ' +
+        'prepare an appraisal of the property described below. [R.pdf p. 2]',
+    );
+    // A letter that engages for other work says nothing of who appraised it.
+    const other = letter.replace('prepare an appraisal', 'carry out a survey');
+    expect(first('Who appraised the property?', [summary, other])).not.toContain('to whom');
+  });
+
   it('reads a temperature differential as overheating, and a distribution board as a panel', () => {
     const [fact] = scoreFacts(
       [

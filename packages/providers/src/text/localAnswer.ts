@@ -1986,6 +1986,19 @@ const PERSON_IN_ROLE = new RegExp(
 /** A person named with a role in brackets: "Sample Person (purchaser)"; the role. */
 const NAMED_ROLE = /\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+\s*\((\p{L}+)\)/gu;
 
+/**
+ * A letter that engages the person it is addressed to for the work ("Dear Sample Person, this
+ * letter confirms your engagement to prepare an appraisal …"): the person, the letter's words
+ * after the name, and the work.
+ */
+const ENGAGED =
+  /\bDear:?\s+((?:(?:Mr|Mrs|Ms|Mx|Dr)\.?\s+)?\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}\.)?\s+\p{Lu}[\p{L}'-]+)\b[,:]?\s*([^.]{0,120}?\byour engagement to (?:prepare|perform|complete|conduct|carry out) (?:an?|the) (\p{L}+)[\s\S]*)/u;
+
+/** Whether a deed asked and a work are one ("appraised" and "appraisal", "inspected" and "inspection"). */
+function sameDeed(deed: string, work: string): boolean {
+  return deed.length >= 6 && deed.slice(0, 6) === work.toLowerCase().slice(0, 6);
+}
+
 /** Whether a sentence names a person: "by Er. Sample Engineer", not "by Sample Industrial Ltd.". */
 function namesPerson(text: string): boolean {
   if (PERSON_IN_ROLE.test(text)) return true;
@@ -2744,6 +2757,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       /^\s*(the|this|these|those|all(?!\s+\d)|our|my|i|we|it)\b/i.test(
         f.text.slice(labelText.length + 1),
       );
+    // "Dear Sample Person, this letter confirms your engagement to prepare an appraisal …": the
+    // one engaged did the work the letter names, for "Who appraised the property?".
+    const engaged = asksDoer ? (ENGAGED.exec(f.text)?.[3] ?? null) : null;
     // "Contact information: Sample Person (purchaser) …": a person named with the role asked
     // in brackets, whatever the label.
     const roleInBrackets = [...f.text.matchAll(NAMED_ROLE)].some((m) =>
@@ -2815,7 +2831,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         // "When should it be inspected again?" of "A further inspection is recommended in 12
         // months": a time from now names its event in the words around it.
         (ahead && AHEAD.test(f.text) && [...words].some((w) => sameWord(t, w))) ||
-        (who && t === 'who' && (byRole || namesPerson(f.text) || OWNED_BY.test(f.text)))
+        (who && t === 'who' && (byRole || namesPerson(f.text) || OWNED_BY.test(f.text))) ||
+        (engaged !== null && (t === 'who' || sameDeed(t, engaged)))
       ) {
         score += w;
         matched.push(t);
@@ -3709,7 +3726,12 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
     : undefined;
   const both = why ? null : twoCounts(query, first!, all, documents[first!.doc]!);
   const more = rest.filter((f) => f !== why && f !== both?.partner);
-  const lines = [stated(first!, documents[first!.doc]!, why, both?.said)];
+  // "Who appraised the property?" led by the letter that engaged someone to: said as who.
+  const letter = DEED.test(query) ? ENGAGED.exec(first!.text) : null;
+  const said = letter
+    ? `${letter[1]}, to whom the letter is addressed: ${sentence(letter[2]!)}`
+    : both?.said;
+  const lines = [stated(first!, documents[first!.doc]!, why, said)];
   if (more.length > 0) {
     lines.push('', 'The report also says:');
     for (const f of more) lines.push(`- ${stated(f, documents[f.doc]!)}`);
