@@ -3546,6 +3546,9 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(first(asked, [tallies], ['Deck Survey'])).toBe(
       'Most common: Loose Boards (11), then Rusted Fixings (4), Blistering (3) and Defective Rails (2). [R.pdf p. 1]',
     );
+    expect(first('What is the most common type of defect?', [tallies], ['Deck Survey'])).toContain(
+      'Most common: Loose Boards (11)',
+    );
     // A list that says nothing of the thing asked, or two names counted as often, answer as before.
     const plants = 'Lavender: 6\n\nRosemary: 2\n\nThyme: 1';
     expect(first(asked, [plants], ['Planting Plan'])).not.toContain('Most common');
@@ -3612,6 +3615,13 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
     // Asked of one shed, the comparison is no better than any other size.
     expect(first('How big is the shed lean-to?', [leanTo, measured])).toContain('(12 sf)');
+    // "older than" compares nothing the report lists: weighed as the same words otherwise asked.
+    const furnace = [
+      page('Heating', 'R.pdf p. 3', 'The furnace is older than the 2010 boiler and the 2012 tank.'),
+    ];
+    const [than] = scoreFacts(furnace, 'Is the furnace older than 20 years?');
+    const [plain] = scoreFacts(furnace, 'Is the furnace 20 years older?');
+    expect(than!.score).toBeCloseTo(plain!.score);
   });
 
   it('says what was observed of a rated item with its rating, from the lines under it', () => {

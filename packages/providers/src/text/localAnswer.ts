@@ -3357,7 +3357,8 @@ const COMPARED_WEIGHT = 1.5;
 /** The comparison a question asks for, or null. Pure. */
 function comparedOf(query: string): Compared | null {
   const m = COMPARED.exec(query);
-  if (!m) return null;
+  // "Is the house older than 50 years?" compares nothing of the report's.
+  if (!m || STOPWORDS.has(m[2]!.toLowerCase())) return null;
   const degree = m[1]!.toLowerCase();
   const year = /^(older|oldest|newer|newest)$/.test(degree);
   return {
@@ -3592,7 +3593,8 @@ function twoCounts(
 }
 
 /** "What is the most common defect?": the thing a report counts most often, and what it is. */
-const MOST_COMMON = /\bmost (?:common(?:ly)?|frequent(?:ly)?)\s+(\p{L}{3,})/iu;
+const MOST_COMMON =
+  /\bmost (?:common(?:ly)?|frequent(?:ly)?)\s+(?:(?:type|kind|sort)s?\s+of\s+)?(\p{L}{3,})/iu;
 /** A count under a name and nothing else ("Blistering: 3"). */
 const TALLY = /^\s*\d{1,4}\s*$/;
 /** Labels whose figure is no count of a kind of thing: a total, an index, a score, an age. */
@@ -3666,9 +3668,12 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   // "What is the most common defect?": a list that counts them answers, whatever else matches.
   const tallied = mostCommon(query, all, documents);
   if (tallied) {
-    const also = scored
-      .filter((f) => f.matched.length > 0 && !tallied.list.includes(f) && !boilerplate(f.text))
-      .slice(0, MAX_FACTS - 1);
+    const also: Scored[] = [];
+    for (const f of scored) {
+      if (also.length >= MAX_FACTS - 1) break;
+      if (f.matched.length === 0 || tallied.list.includes(f) || boilerplate(f.text)) continue;
+      if (!also.some((a) => duplicates(a.text, f.text))) also.push(f);
+    }
     const said = [stated(tallied.fact, documents[tallied.fact.doc]!, undefined, tallied.said)];
     if (also.length > 0) said.push('', 'The report also says:');
     for (const f of also) said.push(`- ${stated(f, documents[f.doc]!)}`);
@@ -3727,7 +3732,9 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   const both = why ? null : twoCounts(query, first!, all, documents[first!.doc]!);
   const more = rest.filter((f) => f !== why && f !== both?.partner);
   // "Who appraised the property?" led by the letter that engaged someone to: said as who.
-  const letter = DEED.test(query) ? ENGAGED.exec(first!.text) : null;
+  const engagement = DEED.test(query) ? ENGAGED.exec(first!.text) : null;
+  const letter =
+    engagement && queryTerms(query).some((t) => sameDeed(t, engagement[3]!)) ? engagement : null;
   const said = letter
     ? `${letter[1]}, to whom the letter is addressed: ${sentence(letter[2]!)}`
     : both?.said;
