@@ -1,4 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   MISTRAL_OCR_PATH,
   RICH_ANNOTATION,
@@ -230,6 +232,21 @@ describe('MistralOcrEngine', () => {
     const controller = new AbortController();
     const pending = engine().recognise({ kind: 'pdf', bytes: scan, signal: controller.signal });
     setTimeout(() => controller.abort(new Error('stage attempt over')), 200);
+    await expect(pending).rejects.toBeInstanceOf(OcrError);
+    expect(ocrCalls()).toHaveLength(1);
+  });
+
+  it('stops when the caller aborts after a garbage collection ran during the call', async () => {
+    // The SDK's Request follows the call's signal only weakly: collected mid-call, it used to
+    // take the abort with it, and the call hung on a server that never answers.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    mistral.script(MISTRAL_OCR_PATH, { kind: 'hang' }, { kind: 'hang' });
+    const controller = new AbortController();
+    const pending = engine().recognise({ kind: 'pdf', bytes: scan, signal: controller.signal });
+    await vi.waitFor(() => expect(ocrCalls()).toHaveLength(1));
+    gc();
+    controller.abort(new Error('stage attempt over'));
     await expect(pending).rejects.toBeInstanceOf(OcrError);
     expect(ocrCalls()).toHaveLength(1);
   });

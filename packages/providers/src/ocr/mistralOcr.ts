@@ -1,4 +1,5 @@
-import { Mistral } from '@mistralai/mistralai';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { HTTPClient, Mistral } from '@mistralai/mistralai';
 import type { OCRRequest, OCRResponse } from '@mistralai/mistralai/models/components';
 import {
   ConnectionError,
@@ -186,6 +187,21 @@ function toOcrError(error: unknown): OcrError {
   });
 }
 
+/** The signal of the call an engine is making, for `signalledFetch`. */
+const callSignal = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * `fetch` with the call's own signal. The SDK sends a `Request` built with that signal, and
+ * undici follows a `Request`'s signal through a weak reference: once the `Request` is collected
+ * while the call runs, the caller's abort or the timeout never reaches the call (Node 20: after a
+ * garbage collection, a call to a server that never answers went on after its stage had aborted
+ * it). Given to `fetch` itself, the signal is held for as long as the call runs.
+ */
+function signalledFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const signal = callSignal.getStore();
+  return fetch(input, signal ? { ...init, signal } : init);
+}
+
 /**
  * Mistral OCR (`client.ocr.process`) behind {@link OcrEngine}: the whole
  * document goes up as a base64 data URL, pages come back as markdown with their
@@ -210,6 +226,7 @@ export class MistralOcrEngine implements OcrEngine {
     this.timeoutMs = options.timeoutMs ?? MISTRAL_OCR_TIMEOUT_MS;
     this.client = new Mistral({
       apiKey: options.apiKey,
+      httpClient: new HTTPClient({ fetcher: signalledFetch }),
       ...(options.serverURL ? { serverURL: options.serverURL } : {}),
       retryConfig: {
         strategy: 'backoff',
@@ -277,17 +294,32 @@ export class MistralOcrEngine implements OcrEngine {
           }
         : {}),
     };
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+    // One controller for the caller's signal and the time budget, held by the timer and by the
+    // caller's listener until the call settles (a signal of `AbortSignal.any` or
+    // `AbortSignal.timeout` is held by no one but the call).
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(input.signal?.reason);
+    if (input.signal?.aborted) onAbort();
+    else input.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no answer within ${this.timeoutMs} ms`));
+    }, this.timeoutMs);
     let response: OCRResponse;
     try {
-      response = await this.client.ocr.process(request, { signal });
+      response = await callSignal.run(controller.signal, () =>
+        this.client.ocr.process(request, { signal: controller.signal }),
+      );
     } catch (error) {
-      if (timeout.aborted && !input.signal?.aborted)
+      if (timedOut && !input.signal?.aborted)
         throw new OcrError('timeout', `Mistral OCR did not answer within ${this.timeoutMs} ms`, {
           cause: error,
         });
       throw error;
+    } finally {
+      clearTimeout(timer);
+      input.signal?.removeEventListener('abort', onAbort);
     }
     const pages = toPages(response);
     const processed = response.usageInfo.pagesProcessed;
