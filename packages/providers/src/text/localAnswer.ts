@@ -2061,9 +2061,11 @@ const PER_UNIT =
 /** Two captions of one series read as a label and its value: "Restroom 1: Restroom 2". */
 const CAPTION_PAIR = /^(\p{L}[\p{L}' -]*?)\s*\d{1,3}\s*:\s*\1\s*\d{1,3}\.?$/iu;
 
+/** The units of an area: "Sq ft", "sf", "acre", "m²". */
+const AREA_UNIT =
+  '(?:sq\\.?\\s?(?:ft|feet|m|meters?|metres?)|sf|square (?:feet|foot|meters?|metres?)|m2|m²|acres?|ac|hectares?|ha)';
 /** An area: "1440 Sq ft", "11,200 sf", "0.257 acre", "120 m²". */
-const AREA_VALUE =
-  /\d\s?(?:sq\.?\s?(?:ft|feet|m|meters?|metres?)|sf|square (?:feet|foot|meters?|metres?)|m2|m²|acres?|ac|hectares?|ha)\b|\d\s?m²/i;
+const AREA_VALUE = new RegExp(`\\d\\s?${AREA_UNIT}\\b|\\d\\s?m²`, 'i');
 
 /** Twelve words or more, nearly all in capitals: a drawing's or a map's labels. Pure. */
 function drawingText(text: string): boolean {
@@ -3346,9 +3348,11 @@ interface Compared {
 /** "the larger shed", "the oldest furnace": a degree, then the thing it compares. */
 const COMPARED =
   /\b(larger|largest|bigger|biggest|smaller|smallest|older|oldest|newer|newest)\s+(\p{L}{3,})/iu;
-/** An area and its unit: "1,250 sf", "1.5 acres", "120 square feet". */
-const AREA =
-  /\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?:sf|sq\.?\s?ft\.?|square feet|acres?|m²|sq\.?\s?m)(?![\p{L}])/giu;
+/** Every area of a text and its unit (`AREA_UNIT`): "1,250 sf", "1.5 acres"; the figure captured. */
+const AREAS = new RegExp(
+  `\\b(\\d{1,3}(?:,\\d{3})+|\\d+(?:\\.\\d+)?)\\s?${AREA_UNIT}(?![\\p{L}])`,
+  'giu',
+);
 /** Every year of a text (`YEAR`, global, the year captured). */
 const YEARS = new RegExp(`(${YEAR.source})`, 'g');
 /** How much more a text that compares the measures asked weighs than one that gives one. */
@@ -3370,7 +3374,7 @@ function comparedOf(query: string): Compared | null {
 
 /** The measures a text gives of the kind compared, as numbers. Pure. */
 function measuresIn(text: string, compared: Compared): number[] {
-  const pattern = compared.measure === 'year' ? YEARS : AREA;
+  const pattern = compared.measure === 'year' ? YEARS : AREAS;
   return [...text.matchAll(pattern)].map((m) => Number(m[1]!.replace(/,/g, '')));
 }
 
@@ -3674,10 +3678,8 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
       if (f.matched.length === 0 || tallied.list.includes(f) || boilerplate(f.text)) continue;
       if (!also.some((a) => duplicates(a.text, f.text))) also.push(f);
     }
-    const said = [stated(tallied.fact, documents[tallied.fact.doc]!, undefined, tallied.said)];
-    if (also.length > 0) said.push('', 'The report also says:');
-    for (const f of also) said.push(`- ${stated(f, documents[f.doc]!)}`);
-    return said.join('\n');
+    const said = stated(tallied.fact, documents[tallied.fact.doc]!, undefined, tallied.said);
+    return answered(said, also, documents);
   }
   const lead = 'The report does not say. Nothing in it answers this question directly.';
   if (!best || (best.matched.length === 0 && !best.named)) return lead;
@@ -3738,7 +3740,16 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
   const said = letter
     ? `${letter[1]}, to whom the letter is addressed: ${sentence(letter[2]!)}`
     : both?.said;
-  const lines = [stated(first!, documents[first!.doc]!, why, said)];
+  return answered(stated(first!, documents[first!.doc]!, why, said), more, documents);
+}
+
+/** An answer: its lead, stated, then the further facts under "The report also says:". Pure. */
+function answered(
+  lead: string,
+  more: readonly Scored[],
+  documents: readonly ContextDocument[],
+): string {
+  const lines = [lead];
   if (more.length > 0) {
     lines.push('', 'The report also says:');
     for (const f of more) lines.push(`- ${stated(f, documents[f.doc]!)}`);
