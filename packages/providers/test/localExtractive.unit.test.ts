@@ -3641,4 +3641,44 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(gutter).toContain('Gutter, front elevation: Satisfactory');
     expect(gutter).not.toContain('gully');
   });
+
+  it('answers whether the inspector went on the roof with how the roof was viewed', () => {
+    const covering = 'Roof Covering: Asphalt shingles, about 12 years old';
+    const viewed = 'Roof Viewed From: Ground, ladder at the eaves, binoculars';
+    expect(first('Did the inspector go on the roof?', [covering, viewed])).toBe(
+      `${viewed}. [R.pdf p. 2]`,
+    );
+    expect(first('Was the roof walked?', [covering, viewed])).toContain(viewed);
+    // A question of the roof itself is not one of how it was seen.
+    expect(first('What is the roof covering?', [covering, viewed])).toContain(covering);
+  });
+
+  it('reads the rows of a table under the line above it that names what they are about', () => {
+    const harbour =
+      'Harbour East (Port Town) Summary: A small coastal town; homes about $200K.\n\n' +
+      '| Aspect | Details |\n| --- | --- |\n| Strengths | Ferry links. |\n' +
+      '| Weaknesses | Storm damage; fog. |';
+    const inland =
+      'Inland East (Hill Town) Summary: A farm town; homes about $150K.\n\n' +
+      'Aspect: Strengths\n\nDetails: Low taxes.\n\nWeaknesses: Long commute.';
+    expect(first('What are the weaknesses of Harbour East?', [harbour, inland])).toContain(
+      'Storm damage; fog',
+    );
+  });
+
+  it('answers what is wrong with a thing with a finding about it, not an action or a thing beside it', () => {
+    const actions =
+      'Actions: Keep the area below Beams 2, 3 and 4 clear; prepare to replace Beam 3.';
+    const beside = 'D-07: Light fitting at Beam 3 loose bracket; Low';
+    const finding = 'D-02: Beam 3 split along its lower face; High';
+    expect(first('What is wrong with beam 3?', [actions, beside, finding])).toBe(
+      `${finding}. [R.pdf p. 3]`,
+    );
+    // What to do about it says nothing of what is wrong.
+    const plan = 'A-02: Prepare to replace Beam 3; High';
+    expect(first('What is wrong with beam 3?', [plan, finding])).toBe(`${finding}. [R.pdf p. 2]`);
+    // What stands there is the finding when it is a defect: "Leak at" the thing asked.
+    const leak = 'D-09: Leak at Beam 3 seating; Medium';
+    expect(first('What is wrong with beam 3?', [actions, leak])).toContain('Leak at Beam 3');
+  });
 });

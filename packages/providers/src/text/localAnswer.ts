@@ -54,6 +54,18 @@ const DEFECT_WORDS = (
 const DEFECT_FACT =
   /\b(defects?|deficienc(y|ies)|damaged?|cracks?|cracked|leaks?|leaking|rust(ed)?|deteriorated|worn|broken|corroded|failed|failing)\b/i;
 
+/** What a finding says, not what to do about it: the words of a defect less repair and replace. */
+const FINDING_SAID = [
+  ...DEFECT_WORDS.filter((w) => w !== 'repair' && w !== 'replace'),
+  ...'poor bubbling blistering inoperable inoperative'.split(' '),
+];
+
+/** A name in capitalised words, with its aside in brackets: "Sample West (Town A & Town B)". */
+const NAME_SUBJECT = /^(?:\p{Lu}\p{Ll}+\s+)+\p{Lu}\p{Ll}+(?:\s+\([^()]+\))?$/u;
+
+/** Where one thing is against another: "Sprinkler at Truss 8". */
+const LOCATIVE = /^(at|near|below|above|under|beneath|beside|behind|by|over)$/;
+
 /** Words a size is said in: what "how big …" asks for. */
 const BIG_WORDS = [
   'size',
@@ -76,6 +88,30 @@ const LIVING_AREA = /\bliving area\b|\bGLA\b/i;
 
 /** The kinds a road is named by ("Sample Drive"); a word in its own list matches as itself. */
 const ROAD_KINDS = ['road', 'street', 'drive', 'avenue', 'lane', 'highway', 'boulevard'];
+
+/**
+ * "Did the inspector go on the roof?", "Was the roof walked?": how it was seen is asked (from a
+ * ladder, the ground, by drone), which a report says without the question's verb. Not "roof
+ * mounted" (solar panels) nor "roof access" (a hatch).
+ */
+const ROOF_ACCESS =
+  /\b(?:(?:go|get|went|gone|got|step|stepped|climb|climbed|walk|walked)\s+(?:up\s+)?(?:on|onto|on to)\s+(?:the\s+|its\s+)?roof|(?:walk|walked|climb|climbed)\s+(?:the\s+|its\s+)?roof|roof\s+(?:was\s+|been\s+)?(?:walked|climbed)|roof\s+(?:was|been)\s+(?:accessed|mounted))\b/gi;
+
+/** Words a report says how a roof was seen in: what "did the inspector go on the roof" asks. */
+const ROOF_VIEW_WORDS = [
+  'walked',
+  'walking',
+  'ladder',
+  'binoculars',
+  'drone',
+  'ground',
+  'accessed',
+  'mounted',
+  'visual',
+  'physically',
+  'viewed',
+  'eaves',
+];
 
 /** Words a repair is said in. */
 const FIX_WORDS = ['repair', 'repairs', 'correct', 'replace', 'seal'];
@@ -118,6 +154,7 @@ const RELATED: Record<string, readonly string[]> = {
   issues: DEFECT_WORDS,
   defects: DEFECT_WORDS,
   old: ['age', 'year', 'years', 'installed', 'manufactured', 'built', 'vintage'],
+  walk: ROOF_VIEW_WORDS,
   far: [
     'away',
     'distance',
@@ -1167,6 +1204,10 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // Assignment Reason | Purchase |"): every row says its pairs, a value under no label goes on
   // with the pair above it.
   let pairTable = false;
+  // What the grid line right above a table named ("Wyoming North (Casper & Laramie) Summary:
+  // …" over "| Aspect | Details |"): the subject of the table's rows of two columns, when it is
+  // a name ("Roofing" of "Roofing Type: …" is the start of a label).
+  let tableSubject: string | null = null;
   // A table of one row under its "header" ("| Heating | Forced Warm Air | Natural Gas |" over
   // "| Cooling | Centralized |"): the first row may be as much a row, and says so too.
   let rowsUnderHeader = 0;
@@ -1268,6 +1309,10 @@ export function factsOf(text: string, doc = 0): Fact[] {
       }
       if (!inTable) {
         inTable = true;
+        tableSubject =
+          lastGridFact === facts.length - 1 && NAME_SUBJECT.test(gridSubject ?? '')
+            ? gridSubject
+            : null;
         pairTable = pairRow(cells);
         // Titles are all different: a first row that repeats a cell ("Year Built | 1956 |
         // Similar | Similar") is a row of a table whose header is elsewhere.
@@ -1304,7 +1349,10 @@ export function factsOf(text: string, doc = 0): Fact[] {
           filled[0]!.split(/\s+/).length >= 5;
         if (remark) push(filled[0]!, false, heading);
         const row = remark ? rowFact(null, filled.slice(1)) : rowFact(header, cells);
-        if (row) push(row, true, heading);
+        // "| Weaknesses | Crime; winters |" under "| Aspect | Details |": about what the grid
+        // line above the table named.
+        const under = !remark && header?.length === 2 ? (tableSubject ?? heading) : heading;
+        if (row) push(row, true, under);
       }
       rowsUnderHeader++;
       continue;
@@ -2381,7 +2429,9 @@ export function focusTerms(query: string): string[] {
  */
 export function scoreFacts(documents: readonly ContextDocument[], question: string): Scored[] {
   // "How built up is the neighborhood?": how developed it is, not when it was built.
-  const query = question.replace(/\bbuilt[- ]up\b/gi, 'developed');
+  const query = question
+    .replace(/\bbuilt[- ]up\b/gi, 'developed')
+    .replace(ROOF_ACCESS, 'walk the roof');
   // "What type of windows": `type` frames the question; the windows are what it is about.
   const frame = /\b(kind|type|sort|style)s? of\b/i.exec(query)?.[1]?.toLowerCase();
   // "What is the issue in the kitchen?": the kitchen is what it is about; the issue is how
@@ -2694,6 +2744,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const chosenAsked = /\b(applied|used|selected|chosen|concluded|adopted)\b/i.test(query);
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
+  const findingAsked = focus === DEFECT_WORDS;
   // How many of a label's words the question asks: said, framed, focused on, or related.
   const askedIn = (words: readonly string[]): number =>
     words.filter(
@@ -3174,6 +3225,21 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // the one asked named nowhere with it.
     if (kinds.length > 0 && otherKind(f.text, kinds, words, subject, title)) score *= 0.7;
     if (appendix[f.doc]) score *= 0.75;
+    // "What is wrong with truss 8?": a finding says what is wrong ("Truss 8 weld crack"), not
+    // what to do ("Restrict all storage below Trusses 7, 8, 9") nor what stands at it
+    // ("Sprinkler at Truss 8"), unless what stands there is the finding ("Leak at roof valley").
+    if (findingAsked) {
+      const fw = foldWords(f.text);
+      if (!fw.some((w) => FINDING_SAID.some((d) => sameWord(d, w)))) score *= 0.9;
+      const at = fw.findIndex((w) => terms.some((t) => !/^\d/.test(t) && sameWord(t, w)));
+      if (
+        at >= 2 &&
+        LOCATIVE.test(fw[at - 1]!) &&
+        !DEFECT_FACT.test(fw[at - 2]!) &&
+        !terms.some((t) => sameWord(t, fw[at - 2]!))
+      )
+        score *= 0.9;
+    }
     // "Why …": a reason is given with "because", "due to", "since".
     const reason = why && (REASON.test(f.text) || (negated && HINDERED.test(f.text)));
     if (reason) score *= 1.3;
