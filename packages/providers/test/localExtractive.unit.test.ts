@@ -3666,6 +3666,21 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
   });
 
+  it('reads a comparable’s sheet, led by its name on a line of its own, as about that property', () => {
+    const sheet =
+      'Improved Sale 2\n\nType: Warehouse\n\nSale Price: $500,000\n\n' +
+      'The building is on city water and sewer.';
+    const site =
+      'The site is served by a private well and septic system; city water and sewer are not available.';
+    expect(first('Is the property on city water and sewer?', [sheet, site])).toBe(
+      `${site} [R.pdf p. 2]`,
+    );
+    // A comparable asked about is answered from its sheet.
+    expect(first('Is sale 2 on city water and sewer?', [sheet, site])).toContain(
+      'The building is on city water and sewer.',
+    );
+  });
+
   it('answers what is wrong with a thing with a finding about it, not an action or a thing beside it', () => {
     const actions =
       'Actions: Keep the area below Beams 2, 3 and 4 clear; prepare to replace Beam 3.';
@@ -3677,6 +3692,8 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     // What to do about it says nothing of what is wrong.
     const plan = 'A-02: Prepare to replace Beam 3; High';
     expect(first('What is wrong with beam 3?', [plan, finding])).toBe(`${finding}. [R.pdf p. 2]`);
+    // Asked what was found at it, what stands there is asked.
+    expect(first('What was found at beam 3?', [plan, beside])).toBe(`${beside}. [R.pdf p. 2]`);
     // What stands there is the finding when it is a defect: "Leak at" the thing asked.
     const leak = 'D-09: Leak at Beam 3 seating; Medium';
     expect(first('What is wrong with beam 3?', [actions, leak])).toContain('Leak at Beam 3');

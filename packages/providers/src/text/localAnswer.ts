@@ -426,6 +426,9 @@ const COMPARABLE_SHEET =
 
 /** A comparable of an appraisal, by its number ("Sale 4", "Rental 2", "Comparable No. 3"). */
 const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d{1,2}\b/i;
+/** A comparable's name alone on its line: "Pending Sale 1", "Improved Sale No. 3", "Rental 2". */
+const COMPARABLE_NAME_LINE =
+  /^\s*(?:[\p{L}]+\s+)?(?:sale|comparable|comp|rental|listing|lease)\s*(?:no\.?\s*|#\s*)?\d{1,2}\s*$/iu;
 /** A comparable named by its number: "Comparable Sale # 1", "comp 1", "Comparable No. 3". */
 const COMPARABLE_NUMBER =
   /\b(?:comparable|comp)\.?\s*(?:sales?|rentals?|listings?|leases?)?\s*(?:no\.?\s*|#\s*)?(\d{1,2})\b/i;
@@ -2721,6 +2724,11 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     : undefined;
   const comparableAsked =
     COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
+  // A comparable's sheet: a text that opens with its name on a line of its own ("Pending Sale
+  // 1" over "Type: Shop Complex", "Sale Price: …"): all of it is about that property.
+  const comparableSheet = documents.map((d) =>
+    COMPARABLE_NAME_LINE.test(d.text.trimStart().split('\n', 1)[0] ?? ''),
+  );
   // "What did comparable sale 1 sell for?": the grid of comparables 1 to 3 holds its price, the
   // grid of 4 to 6 does not, and the market's "comparable sales … ranging from …" names none.
   const comparableNumber = COMPARABLE_NUMBER.exec(query)?.[1] ?? null;
@@ -2745,6 +2753,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
   const findingAsked = focus === DEFECT_WORDS;
+  // "What was found at the rear door?": what stands there is asked.
+  const locativeAsked = foldWords(query).some((w) => LOCATIVE.test(w));
   // How many of a label's words the question asks: said, framed, focused on, or related.
   const askedIn = (words: readonly string[]): number =>
     words.filter(
@@ -3080,6 +3090,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       const docTitle = documents[f.doc]?.title ?? '';
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${docTitle}`;
       const ofComparable =
+        comparableSheet[f.doc] ||
         COMPARABLE.test(about) ||
         COMPARABLES_TITLE.test(docTitle) ||
         COMPARABLE_SHEET.test(docTitle);
@@ -3230,12 +3241,14 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // ("Sprinkler at Truss 8"), unless what stands there is the finding ("Leak at roof valley").
     if (findingAsked) {
       const fw = foldWords(f.text);
-      if (!fw.some((w) => FINDING_SAID.some((d) => sameWord(d, w)))) score *= 0.9;
+      const finding = (w: string): boolean => FINDING_SAID.some((d) => sameWord(d, w));
+      if (!fw.some(finding)) score *= 0.9;
       const at = fw.findIndex((w) => terms.some((t) => !/^\d/.test(t) && sameWord(t, w)));
       if (
+        !locativeAsked &&
         at >= 2 &&
         LOCATIVE.test(fw[at - 1]!) &&
-        !DEFECT_FACT.test(fw[at - 2]!) &&
+        !finding(fw[at - 2]!) &&
         !terms.some((t) => sameWord(t, fw[at - 2]!))
       )
         score *= 0.9;
