@@ -63,7 +63,7 @@ const FINDING_SAID = [
 /** A name in capitalised words, with its aside in brackets: "Sample West (Town A & Town B)". */
 const NAME_SUBJECT = /^(?:\p{Lu}\p{Ll}+\s+)+\p{Lu}\p{Ll}+(?:\s+\([^()]+\))?$/u;
 
-/** Where one thing is against another: "Sprinkler at Truss 8". */
+/** Where one thing is against another: "Light fitting at Beam 3". */
 const LOCATIVE = /^(at|near|below|above|under|beneath|beside|behind|by|over)$/;
 
 /** Words a size is said in: what "how big …" asks for. */
@@ -1207,9 +1207,9 @@ export function factsOf(text: string, doc = 0): Fact[] {
   // Assignment Reason | Purchase |"): every row says its pairs, a value under no label goes on
   // with the pair above it.
   let pairTable = false;
-  // What the grid line right above a table named ("Wyoming North (Casper & Laramie) Summary:
-  // …" over "| Aspect | Details |"): the subject of the table's rows of two columns, when it is
-  // a name ("Roofing" of "Roofing Type: …" is the start of a label).
+  // What the grid line right above a table named ("Sample West (Town A & Town B) Summary: …"
+  // over "| Aspect | Details |"): the subject of the table's rows of two columns, when it is a
+  // name ("Roofing" of "Roofing Type: …" is the start of a label).
   let tableSubject: string | null = null;
   // A table of one row under its "header" ("| Heating | Forced Warm Air | Natural Gas |" over
   // "| Cooling | Centralized |"): the first row may be as much a row, and says so too.
@@ -1352,7 +1352,7 @@ export function factsOf(text: string, doc = 0): Fact[] {
           filled[0]!.split(/\s+/).length >= 5;
         if (remark) push(filled[0]!, false, heading);
         const row = remark ? rowFact(null, filled.slice(1)) : rowFact(header, cells);
-        // "| Weaknesses | Crime; winters |" under "| Aspect | Details |": about what the grid
+        // "| Weaknesses | Storm damage; fog |" under "| Aspect | Details |": about what the grid
         // line above the table named.
         const under = !remark && header?.length === 2 ? (tableSubject ?? heading) : heading;
         if (row) push(row, true, under);
@@ -2724,8 +2724,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     : undefined;
   const comparableAsked =
     COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
-  // A comparable's sheet: a text that opens with its name on a line of its own ("Pending Sale
-  // 1" over "Type: Shop Complex", "Sale Price: …"): all of it is about that property.
+  // A comparable's sheet: a text that opens with its name on a line of its own ("Improved Sale
+  // 2" over "Type: Warehouse", "Sale Price: …"): all of it is about that property.
   const comparableSheet = documents.map((d) =>
     COMPARABLE_NAME_LINE.test(d.text.trimStart().split('\n', 1)[0] ?? ''),
   );
@@ -3236,9 +3236,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // the one asked named nowhere with it.
     if (kinds.length > 0 && otherKind(f.text, kinds, words, subject, title)) score *= 0.7;
     if (appendix[f.doc]) score *= 0.75;
-    // "What is wrong with truss 8?": a finding says what is wrong ("Truss 8 weld crack"), not
-    // what to do ("Restrict all storage below Trusses 7, 8, 9") nor what stands at it
-    // ("Sprinkler at Truss 8"), unless what stands there is the finding ("Leak at roof valley").
+    // "What is wrong with beam 3?": a finding says what is wrong ("Beam 3 split along its
+    // face"), not what to do ("Keep the area below Beams 2, 3 and 4 clear") nor what stands at
+    // it ("Light fitting at Beam 3"), unless what stands there is the finding ("Leak at Beam 3").
     if (findingAsked) {
       const fw = foldWords(f.text);
       const finding = (w: string): boolean => FINDING_SAID.some((d) => sameWord(d, w));
