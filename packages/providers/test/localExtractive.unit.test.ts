@@ -3664,6 +3664,16 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(first('What are the weaknesses of Harbour East?', [harbour, inland])).toContain(
       'Storm damage; fog',
     );
+    const subjectOf = (text: string, row: string): string | null | undefined =>
+      factsOf(text).find((f) => f.text.startsWith(row))?.subject;
+    expect(subjectOf(harbour, 'Weaknesses')).toBe('Harbour East (Port Town)');
+    // A line between the name and the table, or a label's first word, names no table.
+    const apart = harbour.replace('\n\n|', '\n\nThe town is growing fast.\n\n|');
+    expect(subjectOf(apart, 'Weaknesses')).toBeNull();
+    const roofing =
+      'Roofing Type: Long run steel\n\n| Component | Material |\n| --- | --- |\n' +
+      '| Roof flashings | Painted steel |';
+    expect(subjectOf(roofing, 'Roof flashings')).toBeNull();
   });
 
   it('reads a comparable’s sheet, led by its name on a line of its own, as about that property', () => {
@@ -3696,6 +3706,7 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(first('What was found at beam 3?', [plan, beside])).toBe(`${beside}. [R.pdf p. 2]`);
     // What stands there is the finding when it is a defect: "Leak at" the thing asked.
     const leak = 'D-09: Leak at Beam 3 seating; Medium';
-    expect(first('What is wrong with beam 3?', [actions, leak])).toContain('Leak at Beam 3');
+    const worn = 'D-04: Beam 3 paint worn; Low';
+    expect(first('What is wrong with beam 3?', [leak, worn])).toBe(`${leak}. [R.pdf p. 1]`);
   });
 });
