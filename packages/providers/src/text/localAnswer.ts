@@ -2724,10 +2724,14 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     : undefined;
   const comparableAsked =
     COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
-  // A comparable's sheet: a text that opens with its name on a line of its own ("Improved Sale
-  // 2" over "Type: Warehouse", "Sale Price: …"): all of it is about that property.
-  const comparableSheet = documents.map((d) =>
-    COMPARABLE_NAME_LINE.test(d.text.trimStart().split('\n', 1)[0] ?? ''),
+  // The documents about comparables: a section of them, a comparable's sheet by its title, or
+  // a text that opens with a comparable's name on a line of its own ("Improved Sale 2" over
+  // "Type: Warehouse", "Sale Price: …"), all of it about that property.
+  const ofComparables = documents.map(
+    (d) =>
+      COMPARABLES_TITLE.test(d.title) ||
+      COMPARABLE_SHEET.test(d.title) ||
+      COMPARABLE_NAME_LINE.test(d.text.trimStart().split('\n', 1)[0] ?? ''),
   );
   // "What did comparable sale 1 sell for?": the grid of comparables 1 to 3 holds its price, the
   // grid of 4 to 6 does not, and the market's "comparable sales … ranging from …" names none.
@@ -3089,11 +3093,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (!comparableAsked) {
       const docTitle = documents[f.doc]?.title ?? '';
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${docTitle}`;
-      const ofComparable =
-        comparableSheet[f.doc] ||
-        COMPARABLE.test(about) ||
-        COMPARABLES_TITLE.test(docTitle) ||
-        COMPARABLE_SHEET.test(docTitle);
+      const ofComparable = ofComparables[f.doc] || COMPARABLE.test(about);
       if (!/\bthe subject\b/i.test(f.text) && ofComparable) score *= 0.6;
       else if (series.has(i)) score *= 0.8;
       // "Price/Acre: N/A; $12,961; $19,538; $7,000 …": a grid's row across the subject and its
