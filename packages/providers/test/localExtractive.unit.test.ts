@@ -1070,6 +1070,41 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('What capitalization rate was used?', [INCOME])).toContain('6.35%');
   });
 
+  it("answers which rate was applied with the valuer's conclusion, not a comparable's sheet", () => {
+    // The second half of a comparable's sheet, cut from its name: how the sale was verified
+    // says whose it is.
+    const sheet = doc(
+      'Sales Comparison Approach',
+      'Year Built: 2012\n\nCondition: Good\n\nEstimated Net Income: $120,000\n\n' +
+        'Overall Sale Price/SF: $150.00\n\nOverall Capitalization Rate: 7.9%\n\n' +
+        'Comments: Cash sale to a local investor; no vacancy rate applied to its pro forma. ' +
+        'Verified by the listing broker.',
+      12,
+    );
+    const conclusion = doc(
+      'Capitalization Rates',
+      'The sales show rates from 6.5% up. Therefore, with the leases weighed, a capitalization ' +
+        'rate of 8.5% for the subject is considered reasonable.',
+      20,
+    );
+    expect(lead('What capitalization rate was applied?', [sheet, conclusion])).toContain('8.5%');
+    // Asked of the sale, its sheet answers.
+    expect(lead('What capitalization rate did the sales show?', [sheet, conclusion])).toContain(
+      '7.9%',
+    );
+    // "Verified by" with no sale named is no comparable's: an inspector's check.
+    const alarm = 'Smoke alarms: working in every bedroom.';
+    const rated = (note: string): number =>
+      scoreFacts([doc('Safety', `${alarm}\n\n${note}`)], 'Do the smoke alarms work?').find(
+        (f) => f.text === alarm,
+      )!.score;
+    const checked = rated('Operation checked by the inspector.');
+    expect(rated('Operation verified by the inspector.')).toBeCloseTo(checked);
+    expect(rated('Operation verified by the inspector before the sale.')).toBeCloseTo(
+      rated('Operation checked by the inspector before the sale.') * 0.6,
+    );
+  });
+
   it('answers an amount asked for with the figure the valuer settled on', () => {
     expect(lead('What is the estimated market rent?', [INCOME])).toContain('$11.50 psf');
   });

@@ -429,6 +429,11 @@ const COMPARABLE = /\b(sale|comparable|comp|rental|listing|lease) (no\.? ?|#)?\d
 /** A comparable's name alone on its line: "Pending Sale 1", "Improved Sale No. 3", "Rental 2". */
 const COMPARABLE_NAME_LINE =
   /^\s*(?:[\p{L}]+\s+)?(?:sale|comparable|comp|rental|listing|lease)\s*(?:no\.?\s*|#\s*)?\d{1,2}\s*$/iu;
+/**
+ * How a sale was checked ("Verified by the listing agent", "Price confirmed with the buyer") or
+ * to whom it went ("Grantee: …"): with a sale named, the text is a comparable's write-up.
+ */
+const SALE_VERIFIED = /\b(?:verified|confirmed) (?:by|with)\b|\bgrantee\b/i;
 /** A comparable named by its number: "Comparable Sale # 1", "comp 1", "Comparable No. 3". */
 const COMPARABLE_NUMBER =
   /\b(?:comparable|comp)\.?\s*(?:sales?|rentals?|listings?|leases?)?\s*(?:no\.?\s*|#\s*)?(\d{1,2})\b/i;
@@ -440,6 +445,8 @@ const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rental
 const COMPARABLE_LEAD =
   /^((?:sale|comparable|comp|rental|listing|lease) (?:no\.? ?|#)?\d{1,2}):\s/i;
 
+/** A question's word that asks which figure was taken ("What rate was applied?"). */
+const CHOSEN_VERB = /^(?:applied|used|selected|chosen|concluded|adopted)$/i;
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
 const CONCLUDED =
   /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b|\b(concluded|reconciled) (market )?value\b|\bvalue conclusion\b|^\s*(therefore|thus|accordingly),/i;
@@ -2724,14 +2731,16 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     : undefined;
   const comparableAsked =
     COMPARABLE.test(query) || /\b(comparables?|comps?|sales|rentals)\b/i.test(query);
-  // The documents about comparables: a section of them, a comparable's sheet by its title, or
-  // a text that opens with a comparable's name on a line of its own ("Improved Sale 2" over
-  // "Type: Warehouse", "Sale Price: …"), all of it about that property.
+  // The documents about comparables: a section of them, a comparable's sheet by its title, a
+  // text that opens with a comparable's name on a line of its own ("Improved Sale 2" over
+  // "Type: Warehouse", "Sale Price: …"), all of it about that property, or one that says how a
+  // sale was verified or names its grantee (the rest of a sheet, cut from its name).
   const ofComparables = documents.map(
     (d) =>
       COMPARABLES_TITLE.test(d.title) ||
       COMPARABLE_SHEET.test(d.title) ||
-      COMPARABLE_NAME_LINE.test(d.text.trimStart().split('\n', 1)[0] ?? ''),
+      COMPARABLE_NAME_LINE.test(d.text.trimStart().split('\n', 1)[0] ?? '') ||
+      (SALE_VERIFIED.test(d.text) && /\bsales?\b/i.test(d.text)),
   );
   // "What did comparable sale 1 sell for?": the grid of comparables 1 to 3 holds its price, the
   // grid of 4 to 6 does not, and the market's "comparable sales … ranging from …" names none.
@@ -3041,6 +3050,17 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "I have estimated market rent for the subject to be $11.50 psf": the figure a valuer
     // settles on, rather than the range of the comparables it is drawn from.
     if ((price || valued || moneyTerm || quantity) && CONCLUDED.test(f.text)) score *= 1.2;
+    // Asked which figure was applied (used, selected …), the valuer's conclusion that names the
+    // thing asked and a figure gives it ("Therefore, a rate of 7.5% is selected for the
+    // subject"), where a comparable's sheet gives that comparable's own figure under the very
+    // label asked.
+    if (
+      chosenAsked &&
+      CONCLUDED.test(f.text) &&
+      /\d/.test(f.text) &&
+      terms.every((t) => CHOSEN_VERB.test(t) || matched.includes(t))
+    )
+      score *= 2;
     // "What capitalization rate was applied?": the rate chosen, not the range it was chosen from.
     if (chosenAsked && (price || valued || moneyTerm || quantity) && FIGURE_RANGE.test(f.text))
       score *= 0.7;
