@@ -445,8 +445,15 @@ const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rental
 const COMPARABLE_LEAD =
   /^((?:sale|comparable|comp|rental|listing|lease) (?:no\.? ?|#)?\d{1,2}):\s/i;
 
-/** A question's word that asks which figure was taken ("What rate was applied?"). */
-const CHOSEN_VERB = /^(?:applied|used|selected|chosen|concluded|adopted)$/i;
+/** A question's words that ask which figure was taken ("What rate was applied?"). */
+const CHOSEN_WORDS: ReadonlySet<string> = new Set([
+  'applied',
+  'used',
+  'selected',
+  'chosen',
+  'concluded',
+  'adopted',
+]);
 /** A valuer's conclusion ("I have estimated …", "I have concluded to …"). */
 const CONCLUDED =
   /\b(I|we) (have )?(estimated|concluded|determined|chosen|selected|reconciled|placed)\b|\bconcluded (to|at)\b|\b(concluded|reconciled) (market )?value\b|\bvalue conclusion\b|^\s*(therefore|thus|accordingly),/i;
@@ -462,12 +469,12 @@ const ADVICE =
 const FURNITURE =
   /^(page \d+( of \d+)?|\d+ of \d+|\d+|report (no|number)\.?:? ?\S+|printed on .*|confidential)$/i;
 
-/** The folded words of a question worth looking for. Pure. */
 /** "What was it listed for?": listed for sale, at a price, not noted in a report. */
 function listedFor(words: readonly string[], i: number): boolean {
   return words[i] === 'listed' && /^(for|at)$/.test(words[i + 1] ?? '');
 }
 
+/** The folded words of a question worth looking for. Pure. */
 export function queryTerms(query: string): string[] {
   const words = foldWords(query);
   // "property crime", "home value": a word every report says, naming a kind of the next word.
@@ -2762,7 +2769,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // replacement of the gutters"), not that there was one ("Known Sales Concessions: Yes").
   const purposeAsked = PURPOSE_QUESTION.test(query);
   // "What capitalization rate was applied?": the figure chosen, not the span it came from.
-  const chosenAsked = /\b(applied|used|selected|chosen|concluded|adopted)\b/i.test(query);
+  const chosenAsked = foldWords(query).some((w) => CHOSEN_WORDS.has(w));
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
   const findingAsked = focus === DEFECT_WORDS;
@@ -3058,7 +3065,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       chosenAsked &&
       CONCLUDED.test(f.text) &&
       /\d/.test(f.text) &&
-      terms.every((t) => CHOSEN_VERB.test(t) || matched.includes(t))
+      terms.every((t) => CHOSEN_WORDS.has(t) || matched.includes(t))
     )
       score *= 2;
     // "What capitalization rate was applied?": the rate chosen, not the range it was chosen from.
