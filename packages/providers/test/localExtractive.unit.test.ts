@@ -1084,7 +1084,7 @@ describe('local answerer: a valuer’s figures', () => {
     const conclusion = doc(
       'Capitalization Rates',
       'The sales show rates from 6.5% up. Therefore, with the leases weighed, a capitalization ' +
-        'rate of 8.5% for the subject is considered reasonable.',
+        'rate of 8.5% is selected for the subject.',
       20,
     );
     expect(lead('What capitalization rate was applied?', [sheet, conclusion])).toContain('8.5%');
