@@ -2769,12 +2769,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // replacement of the gutters"), not that there was one ("Known Sales Concessions: Yes").
   const purposeAsked = PURPOSE_QUESTION.test(query);
   // "What capitalization rate was applied?": the figure chosen, not the span it came from.
-  const chosenAsked = foldWords(query).some((w) => CHOSEN_WORDS.has(w));
+  const queryWords = foldWords(query);
+  const chosenAsked = queryWords.some((w) => CHOSEN_WORDS.has(w));
   const brand = /\b(brand|make|manufacturer|manufactured by)\b/i.test(query);
   const focus = focusTerms(query);
   const findingAsked = focus === DEFECT_WORDS;
   // "What was found at the rear door?": what stands there is asked.
-  const locativeAsked = foldWords(query).some((w) => LOCATIVE.test(w));
+  const locativeAsked = queryWords.some((w) => LOCATIVE.test(w));
   // How many of a label's words the question asks: said, framed, focused on, or related.
   const askedIn = (words: readonly string[]): number =>
     words.filter(
@@ -2784,7 +2785,6 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         terms.some((t) => sameWord(t, w) || (RELATED[t] ?? []).some((r) => sameWord(r, w))),
     ).length;
   // "the hotspot temperature": the word before what is asked says which one.
-  const queryWords = foldWords(query);
   const modifier =
     queryWords
       .map((w, i) => (focus.includes(w) ? queryWords[i - 1] : undefined))
