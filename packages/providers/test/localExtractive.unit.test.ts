@@ -1105,6 +1105,123 @@ describe('local answerer: a valuer’s figures', () => {
     );
   });
 
+  it('answers who owns a property with its owner now, not the one before', () => {
+    const history = doc(
+      'Ownership History',
+      'Prior to this sale, the property had been under the ownership of Sample Farms LLP for ten years.',
+      9,
+    );
+    const record = doc(
+      'County Record',
+      'Primary Owner: SAMPLE HOLDINGS LLC\n\nOwner Phone: 555-0100\n\nMailing Address: 12 Sample Road',
+      30,
+    );
+    expect(lead('Who owns the property?', [history, record])).toContain('SAMPLE HOLDINGS LLC');
+    // The owner's phone names no owner.
+    expect(lead('Who owns the property?', [history, record])).not.toContain('555-0100');
+    // Asked of the one before, the history answers.
+    expect(lead('Who owned the property before this sale?', [history, record])).toContain(
+      'Sample Farms LLP',
+    );
+  });
+
+  it('answers how many acres with a count of acres, not a price per acre', () => {
+    const land = doc(
+      'Land Valuation',
+      'Given these sales, I have concluded to a value of $14,800 per acre for the subject.',
+      18,
+    );
+    const site = doc(
+      'Site',
+      'Site: The parcel is irregular in shape and has a total area of 52.40 acres.',
+      6,
+    );
+    expect(lead('How many acres is the property?', [land, site])).toContain('52.40 acres');
+    // Asked of the price, the price per acre answers.
+    expect(lead('What value per acre was concluded?', [land, site])).toContain('$14,800');
+  });
+
+  it('answers who supplies a utility with the supplier, not a person of another role', () => {
+    const credentials = doc(
+      'Qualifications',
+      'Appraiser Course: Sample State Trainee Course\n\nAppraiser License: Certified General',
+      40,
+    );
+    const utilities = doc(
+      'Site',
+      'Electricity: Sample Power Co\n\nNatural Gas: supplied by Sample Energy Co\n\nWater: City of Sample',
+      8,
+    );
+    // Gas is named all over the economy's page; who supplies it, once.
+    const economy = doc(
+      'Area Analysis',
+      'The local economy is driven by oil and natural gas production. Natural gas prices rose ' +
+        'this year. New natural gas pipelines are planned west of town.',
+      12,
+    );
+    const docs = [credentials, economy, utilities];
+    const answer = localAnswer(docs, 'Who supplies natural gas?');
+    expect(answer.split('\n')[0]).toContain('Sample Energy Co');
+    expect(answer).not.toContain('Trainee Course');
+    // Asked of the role, its line answers.
+    expect(lead('Who is the appraiser?', docs)).toContain('Appraiser');
+  });
+
+  it('answers why a report was ordered with its purpose, not a sentence "in order to" do', () => {
+    const income = doc(
+      'Income Approach',
+      'Vacancy and expenses are deducted in order to estimate the net operating income.',
+      30,
+    );
+    const purpose = doc(
+      'Scope of Work',
+      'The appraisal is for the client, who is buying out a partner in the property.',
+      3,
+    );
+    expect(lead('Why was the appraisal ordered?', [income, purpose])).toContain(
+      'buying out a partner',
+    );
+  });
+
+  it('answers how old a thing is with its age, not a condition "for its age"', () => {
+    const docs = [
+      doc(
+        'Slope, rear elevation',
+        'Element: Main roof slope; Observation: Tiles are secure, with no more moss than is ' +
+          'normal for the roof’s age.',
+        9,
+      ),
+      doc('Introduction', 'Property type: Detached house\n\nApprox. age: 25 years', 1),
+    ];
+    const answer = localAnswer(docs, 'How old is the roof?');
+    expect(answer.split('\n')[0]).toContain('25 years');
+    expect(answer).not.toContain('moss');
+  });
+
+  it('answers how much weight an approach was given with its weight, not its value', () => {
+    const docs = [
+      doc(
+        'Reconciliation',
+        'Sales Comparison Approach: $512,000\n\nCost Approach: $498,000\n\n' +
+          'Income Approach: $505,000\n\nThe sales comparison approach is the most reliable. ' +
+          'Therefore, it is given the most weight (70%) in the final value.',
+        50,
+      ),
+    ];
+    expect(lead('How much weight was given to the sales comparison approach?', docs)).toContain(
+      '70%',
+    );
+    // A size is given by its unit, without the word asked: another area's figure takes nothing
+    // from it.
+    const finished = 'Finished Above Grade: 2,400 Sq. Ft.';
+    const rated = (other: string): number =>
+      scoreFacts(
+        [doc('Dwelling', `${finished}\n\n${other}`)],
+        'How much living area does the house have?',
+      ).find((f) => f.text === finished)!.score;
+    expect(rated('Basement Area: 800 Sq. Ft.')).toBeCloseTo(rated('Basement Area: none, Sq. Ft.'));
+  });
+
   it('answers an amount asked for with the figure the valuer settled on', () => {
     expect(lead('What is the estimated market rent?', [INCOME])).toContain('$11.50 psf');
   });

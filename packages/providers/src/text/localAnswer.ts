@@ -2039,6 +2039,8 @@ const ADDRESS_ONLY = new RegExp(`^\\s*${STREET_ADDRESS.source}\\.?\\s*$`, 'u');
 /** A name of capitalised words ending a line, or all of it: a firm's or a person's. */
 const NAME_AT_END = new RegExp(`(?:^|:\\s+)(${NAME_WORD}(?:\\s+${NAME_WORD}){0,4})$`, 'u');
 
+/** What held before and no longer: "prior to this sale", "the previous owner", "had been". */
+const FORMER = /\b(prior to|previous(ly)?|former(ly)?|had been|until)\b/i;
 /** An owner named: "under the ownership of Sample Family Trust", "owned by Sample Person". */
 const OWNED_BY = /\b(?:ownership of|owned by|vested in)\s+\p{Lu}/u;
 
@@ -2185,6 +2187,11 @@ const PURPOSE_FACT =
 
 /** A place for cars, said with the word a plot of land is said in. */
 const PARKING_LOT = /\b(?:parking|car)\s+lots?\b/gi;
+
+/** "in order to", "in order that": a purpose said, nothing ordered. */
+const IN_ORDER = /\bin order (?=to|that|for)\b/gi;
+/** "in good condition for its age", "normal for the roof's age": a measure, no age given. */
+const FOR_ITS_AGE = /\b(?:for|given|considering) (?:its|their|the \p{L}+['’]s?) age\b/giu;
 
 /**
  * A noun that points back to what was said before it ("This condition may lead to water
@@ -2559,6 +2566,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const occupancyAsked =
     /\b(?:occupied|occupancy|vacant)\b/i.test(query) && !/\b(?:owners?|tenants?)\b/i.test(query);
   const zoningAsked = /\bzon(?:ed|ing)\b/i.test(query);
+  const ownsAsked = terms.includes('owns');
+  const roleAsked = PERSON_LABEL.test(query) || DEED.test(query) || WHICH_PARTY.test(query);
   const soldAsked = SOLD.test(query) && !OFFERED_ASKED.test(query);
   const ambientAsked = /\bambient\b/i.test(query);
   const contactAsked = /\b(?:contact|phone|e-?mail|fax|telephone)/i.test(query);
@@ -2591,7 +2600,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         // "Non-living Area" is no living area: a word after "non-" is another word.
         new Set(
           namingWords(
-            unparked(f.text.replace(BACK_REFERENCE, ' ').replace(/\bnon-(?=\p{L})/giu, 'non')),
+            unparked(
+              f.text
+                .replace(BACK_REFERENCE, ' ')
+                .replace(IN_ORDER, ' ')
+                .replace(FOR_ITS_AGE, ' ')
+                .replace(/\bnon-(?=\p{L})/giu, 'non'),
+            ),
           ),
         ),
         f.text,
@@ -2616,6 +2631,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "What is the address?" of "Listing snapshot: 124 Oak Street, Sample Town": a number, a
     // name and a street's kind is an address.
     [terms.find((t) => /^address(es)?$/.test(t)), (f) => STREET_ADDRESS.test(f.text)],
+    // "Who owns the property?" of "Primary Owner: Sample Holdings LLC": a name under the owner's
+    // label says who owns it (the owner's phone number or contact does not: their label goes on).
+    [
+      terms.find((t) => t === 'owns'),
+      (f) => f.labelled && /\bowners?$/i.test(factLabel(f).trim()) && /\p{Lu}/u.test(factValue(f)),
+    ],
     // "What adjustment rate was used?" of "an adjustment at $75.00psf": so much a unit is a rate.
     [terms.find((t) => /^rates?$/.test(t)), (f) => PER_UNIT.test(f.text)],
     // "How big is the gross living area?" of "Gross Living Area: 1,192": a figure under the
@@ -2729,6 +2750,23 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "How many factors does the report cover?": when a fact counts them ("46 factors"), a fact
   // that counts something else does not answer.
   const countedSomewhere = counted !== null && facts.some((f) => counts(f.text, counted));
+  // What "how much" measures, when it is neither money nor a size, which a figure with its unit
+  // gives without naming it ("How much weight …").
+  const amounted = areaAsked ? null : muchOf(query);
+  const namesAmounted = (f: Fact): boolean =>
+    amounted !== null &&
+    /\d/.test(f.text) &&
+    foldWords(`${f.subject ?? ''} ${f.text}`).some((w) => sameWord(w, amounted));
+  const amountedSomewhere =
+    amounted !== null && !MONEY_NOUN.test(amounted) && facts.some(namesAmounted);
+  // An amount of money per the unit counted ("$15,200 per acre", "$1.20/sf").
+  const perCounted =
+    counted === null
+      ? null
+      : new RegExp(
+          `[$€£]\\s?\\d[\\d,.]*\\s*(?:\\/|per\\s+)\\s*${counted.replace(/s$/, '')}s?\\b`,
+          'iu',
+        );
   const kind = KIND_QUESTION.test(query);
   // "What kind of road is North Kootenai Creek Road?": the thing whose kind is asked.
   const kindAsked = kind
@@ -3007,6 +3045,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "How many restrooms?": a caption that names them ("View of Restrooms") counts none.
     else if (counted !== null && !COUNT_WORD.test(f.text.replace(REFERENCE, ''))) score *= 0.7;
     else if (countedSomewhere) score *= 0.7;
+    // "How much weight was given to the sales comparison approach?": a figure of weight ("given
+    // the most weight (65%)"), where some fact gives one, not the approach's value.
+    if (amountedSomewhere && !namesAmounted(f)) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
     // An appraisal's adjustments ("Comparable 5 was adjusted for superior lot size.") weigh the
@@ -3101,7 +3142,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // Who: the person named under their role answers; a fact naming no one does not, and one
     // naming someone but nothing else asked names someone else.
     if (who) {
-      const onlyWho = matched.length === 1 && terms.length >= 2 && !byRole;
+      // A role answers a question of who did something or of a role ("Who inspected …?",
+      // "Who is the client?"); asked who supplies the gas, an appraiser's line names someone else.
+      const onlyWho = matched.length === 1 && terms.length >= 2 && (!byRole || !roleAsked);
       score *= matched.includes('who') ? (onlyWho ? 0.8 : 1.6) : 0.8;
     }
     // "Is this analysis an appraisal?": "… was not an appraisal" says yes or no to it.
@@ -3157,6 +3200,18 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "Who owns the property?": whom to contact for the owner ("Property Owner Contact Name:
     // … − Realtor") and how ("Property Owner Phone: …") do not name the owner.
     if (who && !contactAsked && CONTACT_LABEL_WORDS.some((w) => label?.has(w))) score *= 0.8;
+    // "Who owns the property?": not whoever owned it before ("Prior to this transaction, the
+    // subject had been under the ownership of …").
+    if (ownsAsked && FORMER.test(f.text)) score *= 0.5;
+    // "How many acres is the property?": "$15,200 per acre" is a price, which counts no acres.
+    if (
+      perCounted &&
+      perCounted.test(f.text) &&
+      !foldWords(f.text.replace(new RegExp(perCounted.source, 'giu'), ' ')).some((w) =>
+        sameWord(w, counted!),
+      )
+    )
+      score *= 0.5;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
     // than a description of what the district allows.
     if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
