@@ -1108,7 +1108,7 @@ describe('local answerer: a valuer’s figures', () => {
   it('answers who owns a property with its owner now, not the one before', () => {
     const history = doc(
       'Ownership History',
-      'Prior to this sale, the property had been under the ownership of Sample Farms LLP for ten years.',
+      'Until this sale, the property was owned by Sample Farms LLP, for ten years.',
       9,
     );
     const record = doc(
@@ -1170,7 +1170,7 @@ describe('local answerer: a valuer’s figures', () => {
   it('answers why a report was ordered with its purpose, not a sentence "in order to" do', () => {
     const income = doc(
       'Income Approach',
-      'Vacancy and expenses are deducted in order to estimate the net operating income.',
+      'Expenses are subtracted in order to reach a net income for each year.',
       30,
     );
     const purpose = doc(
@@ -1204,7 +1204,7 @@ describe('local answerer: a valuer’s figures', () => {
         'Reconciliation',
         'Sales Comparison Approach: $512,000\n\nCost Approach: $498,000\n\n' +
           'Income Approach: $505,000\n\nThe sales comparison approach is the most reliable. ' +
-          'Therefore, it is given the most weight (70%) in the final value.',
+          'Hence 70% of the weight is given to it in the reconciliation.',
         50,
       ),
     ];

@@ -2759,7 +2759,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     foldWords(`${f.subject ?? ''} ${f.text}`).some((w) => sameWord(w, amounted));
   const amountedSomewhere =
     amounted !== null && !MONEY_NOUN.test(amounted) && facts.some(namesAmounted);
-  // An amount of money per the unit counted ("$15,200 per acre", "$1.20/sf").
+  // An amount of money per the unit counted ("$14,800 per acre", "$1.20/sf").
   const perCounted =
     counted === null
       ? null
@@ -3046,7 +3046,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     else if (counted !== null && !COUNT_WORD.test(f.text.replace(REFERENCE, ''))) score *= 0.7;
     else if (countedSomewhere) score *= 0.7;
     // "How much weight was given to the sales comparison approach?": a figure of weight ("given
-    // the most weight (65%)"), where some fact gives one, not the approach's value.
+    // the most weight (70%)"), where some fact gives one, not the approach's value.
     if (amountedSomewhere && !namesAmounted(f)) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
@@ -3200,10 +3200,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "Who owns the property?": whom to contact for the owner ("Property Owner Contact Name:
     // … − Realtor") and how ("Property Owner Phone: …") do not name the owner.
     if (who && !contactAsked && CONTACT_LABEL_WORDS.some((w) => label?.has(w))) score *= 0.8;
-    // "Who owns the property?": not whoever owned it before ("Prior to this transaction, the
-    // subject had been under the ownership of …").
+    // "Who owns the property?": not whoever owned it before ("Before this sale, the property had
+    // been under the ownership of …").
     if (ownsAsked && FORMER.test(f.text)) score *= 0.5;
-    // "How many acres is the property?": "$15,200 per acre" is a price, which counts no acres.
+    // "How many acres is the property?": "$14,800 per acre" is a price, which counts no acres.
     if (
       perCounted &&
       perCounted.test(f.text) &&
