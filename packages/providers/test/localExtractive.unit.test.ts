@@ -1191,10 +1191,10 @@ describe('local answerer: a valuer’s figures', () => {
           'normal for the roof’s age.',
         9,
       ),
-      doc('Introduction', 'Property type: Detached house\n\nApprox. age: 25 years', 1),
+      doc('Introduction', 'Property type: Detached house\n\nApprox. age: 18 years', 1),
     ];
     const answer = localAnswer(docs, 'How old is the roof?');
-    expect(answer.split('\n')[0]).toContain('25 years');
+    expect(answer.split('\n')[0]).toContain('18 years');
     expect(answer).not.toContain('moss');
   });
 
