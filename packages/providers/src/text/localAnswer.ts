@@ -2753,19 +2753,23 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // What "how much" measures, when it is neither money nor a size, which a figure with its unit
   // gives without naming it ("How much weight …").
   const amounted = areaAsked ? null : muchOf(query);
-  const namesAmounted = (f: Fact): boolean =>
-    amounted !== null &&
-    /\d/.test(f.text) &&
-    foldWords(`${f.subject ?? ''} ${f.text}`).some((w) => sameWord(w, amounted));
-  const amountedSomewhere =
-    amounted !== null && !MONEY_NOUN.test(amounted) && facts.some(namesAmounted);
+  // Whether each fact gives a figure and names it, in its text or the subject it is filed under.
+  const amountNamed =
+    amounted === null || MONEY_NOUN.test(amounted)
+      ? null
+      : facts.map(
+          (f) =>
+            /\d/.test(f.text) &&
+            foldWords(`${f.subject ?? ''} ${f.text}`).some((w) => sameWord(w, amounted)),
+        );
+  const amountedSomewhere = amountNamed?.some(Boolean) ?? false;
   // An amount of money per the unit counted ("$14,800 per acre", "$1.20/sf").
   const perCounted =
     counted === null
       ? null
       : new RegExp(
           `[$€£]\\s?\\d[\\d,.]*\\s*(?:\\/|per\\s+)\\s*${counted.replace(/s$/, '')}s?\\b`,
-          'iu',
+          'giu',
         );
   const kind = KIND_QUESTION.test(query);
   // "What kind of road is North Kootenai Creek Road?": the thing whose kind is asked.
@@ -3047,7 +3051,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     else if (countedSomewhere) score *= 0.7;
     // "How much weight was given to the sales comparison approach?": a figure of weight ("given
     // the most weight (70%)"), where some fact gives one, not the approach's value.
-    if (amountedSomewhere && !namesAmounted(f)) score *= 0.7;
+    if (amountNamed?.[i] === false && amountedSomewhere) score *= 0.7;
     // A table of contents names sections, it says nothing of them.
     if (CONTENTS.test(f.text)) score *= 0.3;
     // An appraisal's adjustments ("Comparable 5 was adjusted for superior lot size.") weigh the
@@ -3204,12 +3208,11 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // been under the ownership of …").
     if (ownsAsked && FORMER.test(f.text)) score *= 0.5;
     // "How many acres is the property?": "$14,800 per acre" is a price, which counts no acres.
+    const unpriced = perCounted ? f.text.replace(perCounted, ' ') : f.text;
     if (
-      perCounted &&
-      perCounted.test(f.text) &&
-      !foldWords(f.text.replace(new RegExp(perCounted.source, 'giu'), ' ')).some((w) =>
-        sameWord(w, counted!),
-      )
+      counted !== null &&
+      unpriced !== f.text &&
+      !foldWords(unpriced).some((w) => sameWord(w, counted))
     )
       score *= 0.5;
     // "What is the zoning?": a district's code ("Specific Zoning Classification: R40"), more
