@@ -1222,6 +1222,34 @@ describe('local answerer: a valuer’s figures', () => {
     expect(rated('Basement Area: 800 Sq. Ft.')).toBeCloseTo(rated('Basement Area: none, Sq. Ft.'));
   });
 
+  it('answers how many bathrooms with the count under its part of a grid label', () => {
+    // A price opinion's grid: the subject's cell first, then its comparables'.
+    const grid = doc(
+      'Comparable Grid',
+      '| | Subject | Sold Comp 1 | Sold Comp 2 |\n| --- | --- | --- | --- |\n' +
+        '| Rooms/Beds/Baths | 7 / 3 / 2.5 | 6 / 3 / 2 | 8 / 4 / 3 |\n' +
+        '| Year Built | 1971 | 1968 | 1975 |',
+      2,
+    );
+    // A listing's remark about a comparable, which counts bathrooms in words.
+    const remark = doc(
+      'Listing Remarks',
+      'Lovely ranch with three bedrooms and 2 full bathrooms, close to the park.',
+      3,
+    );
+    expect(lead('How many bathrooms does the house have?', [remark, grid])).toMatch(
+      /^2\.5 bathrooms \(.*Rooms\/Beds\/Baths: Subject: 7 \/ 3 \/ 2\.5\)/,
+    );
+    expect(lead('How many bedrooms and bathrooms are there?', [remark, grid])).toMatch(
+      /^3 bedrooms and 2\.5 bathrooms \(/,
+    );
+    // A date under a label of several parts is no count.
+    const dates = doc('Sale History', 'Listed/Sold: 3/5/21', 4);
+    expect(lead('How many bathrooms does the house have?', [dates, remark])).toContain(
+      '2 full bathrooms',
+    );
+  });
+
   it('answers an amount asked for with the figure the valuer settled on', () => {
     expect(lead('What is the estimated market rent?', [INCOME])).toContain('$11.50 psf');
   });

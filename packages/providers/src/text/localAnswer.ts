@@ -2316,6 +2316,11 @@ function counts(text: string, noun: string): boolean {
   });
 }
 
+/** Whether a fact counts `noun`: in its words, or in a grid row of counts under one label. */
+function countsOf(f: Fact, noun: string): boolean {
+  return counts(f.text, noun) || slashedCount(f, noun) !== null;
+}
+
 /**
  * A count of the whole ("All 175 images are kept …"), not of one part ("A total of 52 images
  * were taken across Block 2").
@@ -2621,6 +2626,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // A fact says a word asked by what it shows; the words' rarity stays that of the words
   // written.
   const bigTerm = terms.find((t) => /^(big|large)$/.test(t));
+  const counted = countedNoun(query);
   const shownBy: [string | undefined, (f: Fact) => boolean][] = [
     // A figure answers a score ("Texas West: 8.9"), an amount of money a price.
     [scoreTerm, (f) => SCORE_VALUE.test(f.text.replace(REFERENCE, ''))],
@@ -2656,6 +2662,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const factWords = facts.map((f, i) => {
     const words = new Set(ownWords[i]);
     for (const [term, shows] of shownBy) if (term && shows(f)) words.add(term);
+    // "How many bedrooms and bathrooms?" of "Rooms/Beds/Baths: 7 / 3 / 2.5": a count under its
+    // part of the label says what it counts.
+    if (counted !== null) for (const t of terms) if (slashedCount(f, t) !== null) words.add(t);
     return words;
   });
   // A grid's other labels and values: "Approximate capacity: 90,000 BTU/hr" is about the
@@ -2746,10 +2755,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   }));
   const series = seriesFacts(facts, documents);
   const compared = comparedOf(query);
-  const counted = countedNoun(query);
   // "How many factors does the report cover?": when a fact counts them ("46 factors"), a fact
   // that counts something else does not answer.
-  const countedSomewhere = counted !== null && facts.some((f) => counts(f.text, counted));
+  const countedSomewhere = counted !== null && facts.some((f) => countsOf(f, counted));
   // What "how much" measures, when it is neither money nor a size, which a figure with its unit
   // gives without naming it ("How much weight …").
   const amounted = areaAsked ? null : muchOf(query);
@@ -3042,8 +3050,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // still says what was found; alone, the category says nothing.
     if (CATEGORY.test(label ? valueText : f.text)) score *= label ? 0.6 : 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
-    const countsIt = counted !== null && counts(f.text, counted);
-    if (countsIt) score *= ALL_COUNTED.test(f.text) ? 1.6 * 1.3 : 1.6;
+    const countsIt = counted !== null && countsOf(f, counted);
+    if (countsIt) {
+      score *= ALL_COUNTED.test(f.text) ? 1.6 * 1.3 : 1.6;
+      // "How many bedrooms?": a count under its own label ("Bedrooms: 3", "Rooms/Beds/Baths: 7
+      // / 3 / 2.5") more than one in a sentence ("a charming three-bedroom home").
+      if (countOf(f, counted) !== null) score *= 1.2;
+    }
     // "How many stories?": a count, not a figure with a unit ("Height per story: 10'").
     else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
     // "How many restrooms?": a caption that names them ("View of Restrooms") counts none.
@@ -3168,7 +3181,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       const docTitle = documents[f.doc]?.title ?? '';
       const about = `${f.text} ${f.subject ?? ''} ${f.prior ?? ''} ${docTitle}`;
       const ofComparable = ofComparables[f.doc] || COMPARABLE.test(about);
-      if (!/\bthe subject\b/i.test(f.text) && ofComparable) score *= 0.6;
+      // A grid row whose first cell is the subject's ("Baths: Subject: 2.5; Comp 1: 2") is of
+      // the subject too.
+      const subjectCell = f.labelled && /^\s*subject:/i.test(factValue(f));
+      if (!/\bthe subject\b/i.test(f.text) && !subjectCell && ofComparable) score *= 0.6;
       else if (series.has(i)) score *= 0.8;
       // "Price/Acre: N/A; $12,961; $19,538; $7,000 …": a grid's row across the subject and its
       // comparables, the subject's cell first; when that one is empty, the row gives only the
@@ -3365,7 +3381,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       // and Beam Moderate"): the label is only the heading it was printed under.
       const valueSet = new Set(valueWords);
       const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueSet));
-      if (named.length > 0 && !finding && !passage && !valueSays && !roleInBrackets) {
+      // "Rooms/Beds/Baths: 7 / 3 / 2.5": each part of the label names its own count.
+      const slashed = counted !== null && slashedCount(f, counted) !== null;
+      if (named.length > 0 && !finding && !passage && !valueSays && !roleInBrackets && !slashed) {
         // A table row's value says its columns' titles ("Land: 2022 Assessed Value: $1,606;
         // 2022 Taxes: $292.18"): where they name every word matched outside the row's label,
         // they label its figures as much as the label does.
@@ -3711,53 +3729,95 @@ function firstPair(f: Fact): string {
   return f.text.split(/;\s+/)[0]!.trim();
 }
 
+/** Whether `word` names `noun` or a word related to it ("bath" names bathrooms). Pure. */
+function namesNoun(word: string, noun: string): boolean {
+  return sameWord(word, noun) || (RELATED[noun] ?? []).some((r) => sameWord(r, word));
+}
+
 /** The count a labelled fact's first pair gives of `noun` ("4" of "Total Bedrooms: 4"), or null. */
 function countOf(f: Fact, noun: string): string | null {
   const value = factValue(f).split(/;\s+/)[0]!.trim();
-  if (!COUNT_VALUE.test(value)) return null;
-  const last = foldWords(factLabel(f)).at(-1) ?? '';
-  return sameWord(last, noun) || (RELATED[noun] ?? []).some((r) => sameWord(r, last))
-    ? value
-    : null;
+  if (!COUNT_VALUE.test(value)) return slashedCount(f, noun);
+  return namesNoun(foldWords(factLabel(f)).at(-1) ?? '', noun) ? value : null;
+}
+
+/** Counts and nothing else, split by slashes ("7 / 3 / 2.5"). */
+const SLASHED_COUNTS = /^\s*\d{1,3}(?:\.\d)?(?:\s*\/\s*\d{1,3}(?:\.\d)?)+\s*$/;
+
+/**
+ * The count of `noun` in a grid row that gives several counts under one label split the same way
+ * ("Rooms/Beds/Baths: 7 / 3 / 2.5" gives 2.5 baths), in its first cell (the subject's, in a grid
+ * of comparables), or null. Pure.
+ */
+function slashedCount(f: Fact, noun: string): string | null {
+  if (!f.labelled) return null;
+  // The first cell, without its column's title ("Subject: 7 / 3 / 2.5").
+  const cell = factValue(f).split(/;\s+/)[0]!;
+  const value = cell.slice(cell.lastIndexOf(': ') + 1).trim();
+  if (!SLASHED_COUNTS.test(value)) return null;
+  const parts = factLabel(f).split('/');
+  const figures = value.split('/');
+  if (parts.length !== figures.length) return null;
+  const at = parts.findIndex((p) => foldWords(p).some((w) => namesNoun(w, noun)));
+  return at < 0 ? null : figures[at]!.trim();
+}
+
+/** "Subject Photos – " of "Subject Photos – Total Bedrooms: 4": the subject a fact is said under. */
+function saidUnder(fact: Scored, doc: ContextDocument): string {
+  const full = withSubject(fact, doc);
+  const before = full.toLowerCase().endsWith(fact.text.toLowerCase())
+    ? full.slice(0, full.length - fact.text.length)
+    : '';
+  return / – $/.test(before) ? before : '';
 }
 
 /**
  * "How many bedrooms and bathrooms are there?" led by "Total Bedrooms: 4" in a grid whose next
  * label or two say "Total Bathrooms: 2.0": both counts, said as a person says them ("4 bedrooms
- * and 2.0 bathrooms"), with the grid's own words after, and the fact of the other count. Null
- * when the lead is no such count or its grid does not count the other. `facts`: every fact of
- * the turn. Pure.
+ * and 2.0 bathrooms"), with the grid's own words after, and the fact of the other count. A row
+ * of counts under one label ("Rooms/Beds/Baths: 7 / 3 / 2.5") says both, or the one asked ("How
+ * many bathrooms …?": "2.5 bathrooms"), the same way. Null when the lead is no such count or its
+ * grid does not count the other. `facts`: every fact of the turn. Pure.
  */
-function twoCounts(
+function countsSaid(
   query: string,
   first: Scored,
   facts: readonly Scored[],
   doc: ContextDocument,
-): { said: string; partner: Scored } | null {
+): { said: string; partner: Scored | null } | null {
   const asked = TWO_COUNTED.exec(query);
-  if (!asked) return null;
+  if (!asked) {
+    const noun = countedNoun(query);
+    const count = noun === null ? null : slashedCount(first, noun);
+    if (count === null) return null;
+    return {
+      said: `${count} ${noun} (${saidUnder(first, doc)}${firstPair(first)}).`,
+      partner: null,
+    };
+  }
   const nouns = [asked[1]!.toLowerCase(), asked[2]!.toLowerCase()];
   const at = nouns.findIndex((n) => countOf(first, n) !== null);
   if (at < 0) return null;
   const other = nouns[1 - at]!;
-  const partner = facts.find(
-    (f) =>
-      f !== first &&
-      f.doc === first.doc &&
-      f.block === first.block &&
-      Math.abs(f.index - first.index) <= 3 &&
-      countOf(f, other) !== null,
-  );
+  const partner =
+    countOf(first, other) !== null
+      ? first
+      : facts.find(
+          (f) =>
+            f !== first &&
+            f.doc === first.doc &&
+            f.block === first.block &&
+            Math.abs(f.index - first.index) <= 3 &&
+            countOf(f, other) !== null,
+        );
   if (!partner) return null;
   const [a, b] = at === 0 ? [first, partner] : [partner, first];
   const said = `${countOf(a, nouns[0]!)} ${nouns[0]} and ${countOf(b, nouns[1]!)} ${nouns[1]}`;
-  // "Subject Photos – Total Bedrooms: 4": the subject the lead is said under, if any.
-  const full = withSubject(a, doc);
-  const before = full.toLowerCase().endsWith(a.text.toLowerCase())
-    ? full.slice(0, full.length - a.text.length)
-    : '';
-  const where = / – $/.test(before) ? before : '';
-  return { said: `${said} (${where}${firstPair(a)}; ${firstPair(b)}).`, partner };
+  const pairs = a === b ? firstPair(a) : `${firstPair(a)}; ${firstPair(b)}`;
+  return {
+    said: `${said} (${saidUnder(a, doc)}${pairs}).`,
+    partner: partner === first ? null : partner,
+  };
 }
 
 /** "What is the most common defect?": the thing a report counts most often, and what it is. */
@@ -3895,7 +3955,7 @@ export function localAnswer(documents: readonly ContextDocument[], query: string
           factLabel(f).trim().toLowerCase() === factLabel(first!).trim().toLowerCase(),
       ) ?? observationOf(first!, all))
     : undefined;
-  const both = why ? null : twoCounts(query, first!, all, documents[first!.doc]!);
+  const both = why ? null : countsSaid(query, first!, all, documents[first!.doc]!);
   const more = rest.filter((f) => f !== why && f !== both?.partner);
   // "Who appraised the property?" led by the letter that engaged someone to: said as who.
   const engagement = DEED.test(query) ? ENGAGED.exec(first!.text) : null;
