@@ -243,6 +243,26 @@ describe('page furniture', () => {
     ]);
   });
 
+  it("removes a browser's print stamps wherever OCR read them on a page, not a log's times", () => {
+    const ocr = (page: number, texts: string[]): Line[] =>
+      texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));
+    // A printed web page in columns: OCR reads the stamps among the columns' lines.
+    const pages = [
+      ocr(1, ['Site Checklist', 'Walkways', '3/4/25, 9:05 AM', 'Clear of debris.', 'Score 80%']),
+      ocr(2, ['Fire Exits', 'about:blank', 'Signs lit.', '3/4/25, 9:05 AM', 'Score 90%']),
+      ocr(3, ['Visit Log', '3/4/25, 9:40 AM', 'Gate checked.', 'about:blank 3/4', 'Done.']),
+      ocr(4, ['Sources', 'https://maps.example.org/site', 'about:blank', 'End of checklist.']),
+    ];
+    const kept = removeOcrFurniture(pages).map((p) => p.map((l) => l.text));
+    expect(kept).toEqual([
+      ['Site Checklist', 'Walkways', 'Clear of debris.', 'Score 80%'],
+      ['Fire Exits', 'Signs lit.', 'Score 90%'],
+      // A time of its own is the log's; an address printed once is the report's.
+      ['Visit Log', '3/4/25, 9:40 AM', 'Gate checked.', 'Done.'],
+      ['Sources', 'https://maps.example.org/site', 'End of checklist.'],
+    ]);
+  });
+
   it("keeps lines of OCR'd pages that only look alike, and lines read from the text layer", () => {
     const ocr = (page: number, texts: string[]): Line[] =>
       texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));

@@ -365,6 +365,15 @@ const OCR_ALIKE = 0.9;
 /** A page's number at the end of a line ("… Page 1 of 1", "… Page |5", "… Page|3"). */
 const ENDS_WITH_PAGE = /\bpage\s*[|:]?\s*\d{1,4}(?:\s*(?:of|\/)\s*\d{1,4})?\s*$/i;
 const FOOTER_WORDS = 12;
+/**
+ * What a web browser prints at the edges of every page of a page it prints, which OCR may read
+ * anywhere among the page's lines when the page has columns: its address ("about:blank",
+ * "https://…", "file:///…") and the time it printed ("7/1/26, 7:18 AM"), with or without the
+ * page's count ("about:blank 3/10").
+ */
+const PRINT_ADDRESS = /^(?:about:blank|(?:https?|file):\/\/\S+)$/i;
+const PRINT_TIME = /^\d{1,2}\/\d{1,2}\/\d{2,4},?\s+\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$/i;
+const PAGE_COUNT_AFTER = /\s+\d{1,4}\s*\/\s*\d{1,4}$/;
 
 /** The letter pairs of a line's letters, lower case: what two OCR readings of it share. Pure. */
 function letterPairs(text: string): { pairs: Map<string, number>; count: number } {
@@ -392,7 +401,9 @@ function alike(a: ReturnType<typeof letterPairs>, b: ReturnType<typeof letterPai
  * - a line among the first or last two of an OCR'd page that reads like one at an edge of other
  *   OCR'd pages (90% of its letter pairs alike), on half of them and at least 3 — on 2 when it
  *   numbers its page — and an edge line alike to one found so on another page;
- * - a short line at an edge that ends with its page's number ("N DEC 40002 04 22 Page 1 of 1").
+ * - a short line at an edge that ends with its page's number ("N DEC 40002 04 22 Page 1 of 1");
+ * - a browser's print stamp, anywhere on the page: "about:blank" or the time it printed (the
+ *   same to the minute) on two pages, another address on as many pages as a running line.
  * Lines read from the text layer are left to the rules above. Pure.
  */
 export function removeOcrFurniture(pages: Line[][]): Line[][] {
@@ -427,6 +438,24 @@ export function removeOcrFurniture(pages: Line[][]): Line[][] {
       }
     }
   });
+  // A browser's print stamp, wherever OCR read it among the page's lines: "about:blank" on two
+  // pages or more; another address, digits aside, on as many pages as a running line; the time
+  // it printed, the same to the minute, on two (a log's entries are at other times).
+  const stampOf = (l: Line): { key: string; pages: number } | null => {
+    if (!l.fromOcr) return null;
+    const text = l.text.trim().replace(PAGE_COUNT_AFTER, '').toLowerCase();
+    if (text === 'about:blank' || PRINT_TIME.test(text)) return { key: text, pages: 2 };
+    return PRINT_ADDRESS.test(text) ? { key: text.replace(/\d+/g, '#'), pages: threshold } : null;
+  };
+  const stampPages = new Map<string, number>();
+  for (const lines of pages)
+    for (const key of new Set(lines.map((l) => stampOf(l)?.key)))
+      if (key) stampPages.set(key, (stampPages.get(key) ?? 0) + 1);
+  for (const lines of pages)
+    for (const l of lines) {
+      const stamp = stampOf(l);
+      if (stamp && (stampPages.get(stamp.key) ?? 0) >= stamp.pages) drop.add(l);
+    }
   // Each page misreads the header its own way, so two misreadings can be less alike than each
   // is to a third: a line alike to one found running on another page is that header too.
   edges.forEach((lines, i) => {
