@@ -368,7 +368,7 @@ const FOOTER_WORDS = 12;
 /**
  * What a web browser prints at the edges of every page of a page it prints, which OCR may read
  * anywhere among the page's lines when the page has columns: its address ("about:blank",
- * "https://…", "file:///…") and the time it printed ("7/1/26, 7:18 AM"), with or without the
+ * "https://…", "file:///…") and the time it printed ("3/4/25, 9:05 AM"), with or without the
  * page's count ("about:blank 3/10").
  */
 const PRINT_ADDRESS = /^(?:about:blank|(?:https?|file):\/\/\S+)$/i;
