@@ -247,16 +247,24 @@ describe('page furniture', () => {
     const ocr = (page: number, texts: string[]): Line[] =>
       texts.map((text, k) => ({ ...line(page, 780 - 12 * k, text), fromOcr: true }));
     // A printed web page in columns: OCR reads the stamps among the columns' lines.
+    const app = (n: number): string => `https://app.example.org/checklist/${n} ${n}/4`;
     const pages = [
-      ocr(1, ['Site Checklist', 'Walkways', '3/4/25, 9:05 AM', 'Clear of debris.', 'Score 80%']),
-      ocr(2, ['Fire Exits', 'about:blank', 'Signs lit.', '3/4/25, 9:05 AM', 'Score 90%']),
-      ocr(3, ['Visit Log', '3/4/25, 9:40 AM', 'Gate checked.', 'about:blank 3/4', 'Done.']),
+      ocr(1, [
+        'Site Checklist',
+        'Walkways',
+        '3/4/25, 9:05 AM',
+        app(1),
+        'Clear of debris.',
+        'Fine.',
+      ]),
+      ocr(2, ['Fire Exits', 'about:blank', 'Signs lit.', '3/4/25, 9:05 AM', app(2), 'Fine.']),
+      ocr(3, ['Visit Log', '3/4/25, 9:40 AM', 'Gate checked.', 'about:blank 3/4', app(3), 'Done.']),
       ocr(4, ['Sources', 'https://maps.example.org/site', 'about:blank', 'End of checklist.']),
     ];
     const kept = removeOcrFurniture(pages).map((p) => p.map((l) => l.text));
     expect(kept).toEqual([
-      ['Site Checklist', 'Walkways', 'Clear of debris.', 'Score 80%'],
-      ['Fire Exits', 'Signs lit.', 'Score 90%'],
+      ['Site Checklist', 'Walkways', 'Clear of debris.', 'Fine.'],
+      ['Fire Exits', 'Signs lit.', 'Fine.'],
       // A time of its own is the log's; an address printed once is the report's.
       ['Visit Log', '3/4/25, 9:40 AM', 'Gate checked.', 'Done.'],
       ['Sources', 'https://maps.example.org/site', 'End of checklist.'],

@@ -1243,9 +1243,9 @@ describe('local answerer: a valuer’s figures', () => {
     expect(lead('How many bedrooms and bathrooms are there?', [remark, grid])).toMatch(
       /^3 bedrooms and 2\.5 bathrooms \(/,
     );
-    // A date under a label of several parts is no count.
-    const dates = doc('Sale History', 'Listed/Sold: 3/5/21', 4);
-    expect(lead('How many bathrooms does the house have?', [dates, remark])).toContain(
+    // Figures that do not fall one under each part of the label count nothing.
+    const uneven = doc('Summary', 'Beds/Baths: 3 / 1 / 2', 4);
+    expect(lead('How many bathrooms does the house have?', [uneven, remark])).toContain(
       '2 full bathrooms',
     );
   });
