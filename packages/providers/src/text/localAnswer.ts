@@ -2316,11 +2316,6 @@ function counts(text: string, noun: string): boolean {
   });
 }
 
-/** Whether a fact counts `noun`: in its words, or in a grid row of counts under one label. */
-function countsOf(f: Fact, noun: string): boolean {
-  return counts(f.text, noun) || slashedCount(f, noun) !== null;
-}
-
 /**
  * A count of the whole ("All 175 images are kept …"), not of one part ("A total of 52 images
  * were taken across Block 2").
@@ -2757,7 +2752,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const compared = comparedOf(query);
   // "How many factors does the report cover?": when a fact counts them ("46 factors"), a fact
   // that counts something else does not answer.
-  const countedSomewhere = counted !== null && facts.some((f) => countsOf(f, counted));
+  // Each fact's count of it under its part of a grid label ("Rooms/Beds/Baths: 7 / 3 / 2.5"),
+  // and whether the fact counts it at all (that, or in its words), worked out once.
+  const slashedCounts = facts.map((f) => (counted === null ? null : slashedCount(f, counted)));
+  const countsEach = facts.map(
+    (f, i) => counted !== null && (slashedCounts[i] !== null || counts(f.text, counted)),
+  );
+  const countedSomewhere = countsEach.some(Boolean);
   // What "how much" measures, when it is neither money nor a size, which a figure with its unit
   // gives without naming it ("How much weight …").
   const amounted = areaAsked ? null : muchOf(query);
@@ -3050,12 +3051,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // still says what was found; alone, the category says nothing.
     if (CATEGORY.test(label ? valueText : f.text)) score *= label ? 0.6 : 0.3;
     // "How many anomalies …": a number of them ("with 12 anomalies identified").
-    const countsIt = counted !== null && countsOf(f, counted);
+    const countsIt = countsEach[i] === true;
     if (countsIt) {
       score *= ALL_COUNTED.test(f.text) ? 1.6 * 1.3 : 1.6;
       // "How many bedrooms?": a count under its own label ("Bedrooms: 3", "Rooms/Beds/Baths: 7
       // / 3 / 2.5") more than one in a sentence ("a charming three-bedroom home").
-      if (countOf(f, counted) !== null) score *= 1.2;
+      if (counted !== null && countOf(f, counted) !== null) score *= 1.2;
     }
     // "How many stories?": a count, not a figure with a unit ("Height per story: 10'").
     else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
@@ -3382,7 +3383,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       const valueSet = new Set(valueWords);
       const valueSays = terms.length >= 2 && terms.every((t) => termMatches(t, valueSet));
       // "Rooms/Beds/Baths: 7 / 3 / 2.5": each part of the label names its own count.
-      const slashed = counted !== null && slashedCount(f, counted) !== null;
+      const slashed = slashedCounts[i] !== null;
       if (named.length > 0 && !finding && !passage && !valueSays && !roleInBrackets && !slashed) {
         // A table row's value says its columns' titles ("Land: 2022 Assessed Value: $1,606;
         // 2022 Taxes: $292.18"): where they name every word matched outside the row's label,

@@ -447,15 +447,14 @@ export function removeOcrFurniture(pages: Line[][]): Line[][] {
     if (text === 'about:blank' || PRINT_TIME.test(text)) return { key: text, pages: 2 };
     return PRINT_ADDRESS.test(text) ? { key: text.replace(/\d+/g, '#'), pages: threshold } : null;
   };
+  const stamps = pages.map((lines) => lines.map((l) => ({ l, stamp: stampOf(l) })));
   const stampPages = new Map<string, number>();
-  for (const lines of pages)
-    for (const key of new Set(lines.map((l) => stampOf(l)?.key)))
+  for (const lines of stamps)
+    for (const key of new Set(lines.map(({ stamp }) => stamp?.key)))
       if (key) stampPages.set(key, (stampPages.get(key) ?? 0) + 1);
-  for (const lines of pages)
-    for (const l of lines) {
-      const stamp = stampOf(l);
+  for (const lines of stamps)
+    for (const { l, stamp } of lines)
       if (stamp && (stampPages.get(stamp.key) ?? 0) >= stamp.pages) drop.add(l);
-    }
   // Each page misreads the header its own way, so two misreadings can be less alike than each
   // is to a third: a line alike to one found running on another page is that header too.
   edges.forEach((lines, i) => {
