@@ -21,3 +21,4 @@ export * from './pricing/modelPrices.js';
 export * from './vision/visionModel.js';
 export * from './vision/mistralVision.js';
 export * from './vision/openAiVision.js';
+export * from './text/doers.js';

@@ -84,6 +84,16 @@ describe('LocalEmbedder', () => {
     }
   });
 
+  it('brings a "who" question nearer the line that names the doer of what it asks', async () => {
+    // The line that answers names the owner; the other says "property", as the question does.
+    const [q, doer, other] = await embedder.embed([
+      'Who owns the property?',
+      'Owner: Dana Example',
+      'Property: 12 Example Road',
+    ]);
+    expect(cosine(q!, doer!)).toBeGreaterThan(cosine(q!, other!) + 0.05);
+  });
+
   it('reads the kind a question asks for, and the kinds a text holds', () => {
     expect(answerKinds('When was the house inspected?')).toEqual(['date']);
     expect(answerKinds('when was the inspection done')).toEqual(['date']);

@@ -33,6 +33,19 @@ describe('keywordQuery', () => {
     expect(keywordQuery('What make is the furnace?', true)).toBe('make furnace?');
   });
 
+  it('searches the verb a "Who" asks also by the noun of its doer', () => {
+    // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
+    expect(keywordQuery('Who appraised the property?')).toBe(
+      'appraised appraiser appraisor property?',
+    );
+    expect(keywordQuery('Who owns the building?')).toBe('owns owner ownor building?');
+    expect(keywordQuery('Who owns the building?', true)).toBe('owns owner ownor building? build');
+    // Not a verb of two words, a noun, or a verb another question asks.
+    expect(keywordQuery('Who carried out the survey?')).toBe('carried survey?');
+    expect(keywordQuery('Who is the appraiser?')).toBe('appraiser?');
+    expect(keywordQuery('When was it appraised?')).toBe('When date appraised?');
+  });
+
   it('searches a question of function words only as it is', () => {
     expect(keywordQuery('Who is it?')).toBe('Who is it?');
     expect(keywordQuery('   ', true)).toBe('   ');

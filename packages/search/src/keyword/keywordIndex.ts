@@ -1,3 +1,4 @@
+import { doerAsked } from '@reports/providers';
 import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
@@ -99,7 +100,8 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
 /**
  * The text the keyword leg searches for a question: its words less function words, each kept
  * word as written ("27.09.2022", "RB02380X.JPG" tokenise as before); the "When" that opens a
- * question also by the word its answer is labelled with, "date" ("year" for when it was built).
+ * question also by the word its answer is labelled with, "date" ("year" for when it was built),
+ * and the verb a "Who" asks by the noun of its doer ("appraised": "appraiser", `doerAsked`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -107,6 +109,7 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  */
 export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
+  const doer = doerAsked(query, QUERY_STOPWORDS);
   const kept = words.flatMap((w, i) => {
     const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
@@ -114,11 +117,14 @@ export function keywordQuery(query: string, families = false): string {
     // prose says it ("… when it was new construction in 2004").
     if (i === 0 && bare === 'when') return [w, BUILT.test(query) ? 'year' : 'date'];
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
-    if (!families || !/^\p{L}+$/u.test(bare)) return [w];
+    // "Who appraised the property?" asks for the appraiser, whom a report names under that
+    // word ("Appraiser: …"): the word is searched also by its doer's noun.
+    const doers = i === doer?.index ? doer.doers : [];
+    if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...doers];
     // The word as asked, and the start its forms share: a chunk with the very word asked
     // ("reported") still ranks above one with another form ("report").
     const prefix = inflectionPrefix(bare);
-    return prefix === bare ? [w] : [w, prefix];
+    return prefix === bare ? [w, ...doers] : [w, prefix, ...doers];
   });
   return kept.length > 0 ? kept.join(' ') : query;
 }

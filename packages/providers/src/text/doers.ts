@@ -1,0 +1,54 @@
+/**
+ * "Who appraised the property?" asks for the appraiser, and a report names that person under
+ * the noun ("Appraiser: …", "| APPRAISER |"), not the verb. Both retrieval legs search a "who"
+ * question also by the noun of the one who does what it asks (docs/adr/076, addendum "who asks
+ * for the doer").
+ */
+
+/**
+ * The nouns of the one who does what a verb form says: "appraised" the appraiser, "inspected"
+ * the inspector, "owns" the owner, "supplies" the supplier, "buying" the buyer. Each likely
+ * spelling is given ("inspecter" and "inspector"): a spelling no report uses matches nothing.
+ * A word that is not an inflected form ("buyer", "thermal"), a doer already ("borrowers"),
+ * short or not all letters gives none. Pure.
+ */
+export function doersOf(word: string): string[] {
+  const w = word.toLowerCase();
+  if (w.length < 4 || !/^\p{Ll}+$/u.test(w)) return [];
+  if (/[^aeiou]ie[ds]$/.test(w)) return [`${w.slice(0, -3)}ier`];
+  let base: string;
+  if (w.endsWith('ed')) base = w.slice(0, -2);
+  else if (w.endsWith('ing')) base = w.slice(0, -3);
+  else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) base = w.slice(0, -1);
+  else return [];
+  if (/(?:er|or)$/.test(base)) return [];
+  // "provides": "provide" + "r"; "inspected": "inspect" + "or"; "owned": "own" + "er";
+  // "appraised": "appraise" + "r".
+  const doers = base.endsWith('e') ? [`${base}r`] : [`${base}er`, `${base}or`];
+  if (w.endsWith('ed')) doers.push(`${w.slice(0, -1)}r`);
+  return [...new Set(doers)];
+}
+
+/** A particle that makes a verb of two words: "Who carried out …" asks for no carrier. */
+const PARTICLE = /^(?:out|up|off)$/;
+
+/**
+ * The word a "who" question asks the doer of, and those doers: the first word after "Who" that
+ * is not a function word ("Who is buying …": "buying", buyer), with its place among the
+ * question's words (split at white space). Null for any other question, or when that word names
+ * no doer. Pure.
+ */
+export function doerAsked(
+  question: string,
+  functionWords: ReadonlySet<string>,
+): { index: number; word: string; doers: string[] } | null {
+  const words = question
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+  if (words[0] !== 'who') return null;
+  const index = words.findIndex((w, i) => i > 0 && w !== '' && !functionWords.has(w));
+  if (index < 0 || PARTICLE.test(words[index + 1] ?? '')) return null;
+  const doers = doersOf(words[index]!);
+  return doers.length > 0 ? { index, word: words[index]!, doers } : null;
+}
