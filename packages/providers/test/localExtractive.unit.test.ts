@@ -1250,6 +1250,29 @@ describe('local answerer: a valuer’s figures', () => {
     );
   });
 
+  it('reads a table of parties side by side column by column', () => {
+    // A form's signature block: one column per party, each cell a field of that party's.
+    const block = doc(
+      'Certification',
+      '| APPRAISER | SUPERVISORY APPRAISER (ONLY IF REQUIRED) |\n| --- | --- |\n' +
+        '| Signature | Signature |\n' +
+        '| Name Dana Example | Name |\n' +
+        '| Company Name Example Valuations | Company Name |',
+      8,
+    );
+    const subject = doc(
+      'Subject',
+      'Lender/client: Name Sample Savings Bank\n\nAddress: 12 Example Road',
+      1,
+    );
+    expect(lead('Who appraised the property?', [subject, block])).toMatch(
+      /^Certification – APPRAISER: Name Dana Example\./,
+    );
+    // Fields left empty on both sides, or on one, say nothing.
+    const all = localAnswer([block], 'Who signed as supervisory appraiser?');
+    expect(all).not.toMatch(/APPRAISER\): (Signature|Name)\b/);
+  });
+
   it('answers an amount asked for with the figure the valuer settled on', () => {
     expect(lead('What is the estimated market rent?', [INCOME])).toContain('$11.50 psf');
   });

@@ -1365,6 +1365,18 @@ export function factsOf(text: string, doc = 0): Fact[] {
           /[.!?]$/.test(filled[0]!) &&
           filled[0]!.split(/\s+/).length >= 5;
         if (remark) push(filled[0]!, false, heading);
+        // "| APPRAISER | SUPERVISORY APPRAISER |" over "| Name Sample Person | Name |": each
+        // column is one party's, and so is each of its cells. A field's label alone ("Name",
+        // "Signature"), where every cell of the row starts with it, is a field left empty.
+        if (!remark && header && partyColumns(header)) {
+          cells.forEach((c, i) => {
+            const empty = !/\s/.test(c) && filled.every((o) => o.split(/\s+/)[0] === c);
+            if (c !== '' && !empty && header?.[i] && c !== header[i])
+              push(`${header[i]}: ${c}`, true, heading);
+          });
+          rowsUnderHeader++;
+          continue;
+        }
         const row = remark ? rowFact(null, filled.slice(1)) : rowFact(header, cells);
         // "| Weaknesses | Storm damage; fog |" under "| Aspect | Details |": about what the grid
         // line above the table named.
@@ -1928,6 +1940,12 @@ function onlyDate(value: string): boolean {
 /** Labels of the people a report names: who inspected, scanned, surveyed, prepared it. */
 const PERSON_LABEL =
   /\b(inspector|inspected by|thermographer|surveyor|surveyed by|engineer|technician|specialist|assessor|valuer|appraiser|agent|prepared by|reviewed by|author|consultant|certifier|client|owner|landlord|tenant|borrower|buyer|purchaser|seller|completed by|signed by|written by|performed by|conducted by)s?\b/i;
+
+/** A header of parties side by side ("| APPRAISER | SUPERVISORY APPRAISER |"): each a role. */
+function partyColumns(header: readonly string[]): boolean {
+  const titles = header.filter((c) => c !== '');
+  return titles.length >= 2 && titles.every((t) => PERSON_LABEL.test(t) && !/\d/.test(t));
+}
 
 /** Words of a price paid: what a sale or purchase cost, not what something is worth. */
 const PAID = /\b(paid|pay|price[ds]?|purchased?|sold|sale|bought|cost)\b/i;
