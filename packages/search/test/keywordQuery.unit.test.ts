@@ -33,6 +33,15 @@ describe('keywordQuery', () => {
     expect(keywordQuery('What make is the furnace?', true)).toBe('make furnace?');
   });
 
+  it('searches a "Where" also by "location" and a "How old" by "age" and "year"', () => {
+    // Reports label a place "Location" and an age "Age" or a year ("Year installed").
+    expect(keywordQuery('Where is the electrical panel?')).toBe('Where location electrical panel?');
+    expect(keywordQuery('How old is the roof?')).toBe('old age year roof?');
+    // Only as the question opens.
+    expect(keywordQuery('What is the old barn used for?')).toBe('old barn used');
+    expect(keywordQuery('Is the shed old?')).toBe('shed old?');
+  });
+
   it('searches the verb a "Who" asks also by the noun of its doer', () => {
     // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
     expect(keywordQuery('Who appraised the property?')).toBe(

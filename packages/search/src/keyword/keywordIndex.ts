@@ -101,7 +101,8 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * The text the keyword leg searches for a question: its words less function words, each kept
  * word as written ("27.09.2022", "RB02380X.JPG" tokenise as before); the "When" that opens a
  * question also by the word its answer is labelled with, "date" ("year" for when it was built),
- * and the verb a "Who" asks by the noun of its doer ("appraised": "appraiser", `doerAsked`).
+ * a "Where" by "location", a "How old" by "age" and "year", and the verb a "Who" asks by the
+ * noun of its doer ("appraised": "appraiser", `doerAsked`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -116,6 +117,11 @@ export function keywordQuery(query: string, families = false): string {
     // …"), and "When was it built?" for a year ("Year Built: …"); the word itself stays, as
     // prose says it ("… when it was new construction in 2004").
     if (i === 0 && bare === 'when') return [w, BUILT.test(query) ? 'year' : 'date'];
+    // "Where is the panel?" asks for a place, which reports label "Location" ("Panel
+    // location: garage"); "How old is the roof?" for an age or a year ("Age: 12 years", "Year
+    // installed: 2014").
+    if (i === 0 && bare === 'where') return [w, 'location'];
+    if (i === 1 && bare === 'old' && /^how$/i.test(words[0]!)) return [w, 'age', 'year'];
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
     // "Who appraised the property?" asks for the appraiser, whom a report names under that
     // word ("Appraiser: …"): the word is searched also by its doer's noun.
