@@ -1273,6 +1273,28 @@ describe('local answerer: a valuer’s figures', () => {
     expect(all).not.toMatch(/APPRAISER\): (Signature|Name)\b/);
   });
 
+  it('reads the name a purchase agreement gives its buyer, "… and/or assigns"', () => {
+    // A buy-sell agreement whose form labels were lost: the buyer's name line stays.
+    const agreement = doc(
+      'Buy-Sell Agreement',
+      'March 3, 2026\n\nDana Example and/or assigns\n\n' +
+        '12 Example Road, Sample Town\n\n' +
+        'Buyer has been preapproved by their bank and will provide a letter within 2 business days.\n\n' +
+        '/ Buyers initials Sellers initials 10 Days from full contingency release',
+      9,
+    );
+    const comments = doc(
+      'Comments',
+      'Comments: The seller is a local builder who built the warehouse for owner occupancy; it is being purchased for the same use.',
+      4,
+    );
+    expect(lead('Who is buying the property?', [comments, agreement])).toMatch(
+      /^[^.]*Dana Example and\/or assigns\b/,
+    );
+    // Only the buyer is named so: asked for another party, the line names no one asked.
+    expect(lead('Who is the lender?', [comments, agreement])).not.toContain('and/or assigns');
+  });
+
   it('answers an amount asked for with the figure the valuer settled on', () => {
     expect(lead('What is the estimated market rent?', [INCOME])).toContain('$11.50 psf');
   });

@@ -2068,6 +2068,9 @@ const PERSON_IN_ROLE = new RegExp(
   'u',
 );
 
+/** How a purchase agreement names its buyer: "Sample Person and/or assigns". */
+const ASSIGNS = /^\p{Lu}[\p{L}'. -]+ and\/or (?:its |their |his |her )?assigns?\b/u;
+
 /** A person named with a role in brackets: "Sample Person (purchaser)"; the role. */
 const NAMED_ROLE = /\p{Lu}[\p{Ll}'-]+\s+\p{Lu}[\p{Ll}'-]+\s*\((\p{L}+)\)/gu;
 
@@ -2634,6 +2637,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       f.text,
     );
     for (const w of [...words]) for (const t of joined.get(w) ?? []) words.add(t);
+    // "Sample Person and/or assigns" names a purchase agreement's buyer, who may assign it.
+    if (ASSIGNS.test(f.text)) words.add('buyer');
     return words;
   });
   // A fact says a word asked by what it shows; the words' rarity stays that of the words
@@ -2917,10 +2922,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     const roleInBrackets = [...f.text.matchAll(NAMED_ROLE)].some((m) =>
       terms.some((t) => sameWord(t, m[1]!) || relatedOf(t).some((r) => sameWord(r, m[1]!))),
     );
+    // "Sample Person and/or assigns": the buyer, named as such when the buyer is asked.
+    const buyerNamed =
+      ASSIGNS.test(f.text) &&
+      terms.some((t) => sameWord(t, 'buyer') || relatedOf(t).some((r) => sameWord(r, 'buyer')));
     // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
     // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
     const byRole =
       roleInBrackets ||
+      buyerNamed ||
       (f.labelled &&
         ((PERSON_LABEL.test(labelText.replace(POSSESSED, '')) &&
           !(asksDoer && namesOnlyParty(labelText)) &&
