@@ -1,8 +1,8 @@
 /**
  * "Who appraised the property?" asks for the appraiser, and a report names that person under
  * the noun ("Appraiser: …", "| APPRAISER |"), not the verb. Both retrieval legs search a "who"
- * question also by the noun of the one who does what it asks (docs/adr/076, addendum "who asks
- * for the doer").
+ * question also by the noun of the one who does what it asks (docs/adr/076, the stop 55
+ * addendum).
  */
 
 /**
