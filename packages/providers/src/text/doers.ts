@@ -8,9 +8,9 @@
 /**
  * The nouns of the one who does what a verb form says: "appraised" the appraiser, "inspected"
  * the inspector, "owns" the owner, "supplies" the supplier, "buying" the buyer. Each likely
- * spelling is given ("inspecter" and "inspector"): a spelling no report uses matches nothing.
- * A word that is not an inflected form ("buyer", "thermal"), a doer already ("borrowers"),
- * short or not all letters gives none. Pure.
+ * spelling is given ("inspecter" and "inspector"): a spelling no report uses is a word the
+ * keyword leg finds nowhere. A word that is not an inflected form ("buyer", "thermal"), a doer
+ * already ("borrowers"), short or not all letters gives none. Pure.
  */
 export function doersOf(word: string): string[] {
   const w = word.toLowerCase();
