@@ -29,6 +29,11 @@ export function doersOf(word: string): string[] {
   return [...new Set(doers)];
 }
 
+/** A word of a question as asked, lower case, without the punctuation around it ("owns?"). */
+export function bareWord(word: string): string {
+  return word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+}
+
 /** A particle that makes a verb of two words: "Who carried out …" asks for no carrier. */
 const PARTICLE = /^(?:out|up|off)$/;
 
@@ -45,7 +50,7 @@ export function doerAsked(
   const words = question
     .split(/\s+/)
     .filter((w) => w !== '')
-    .map((w) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+    .map(bareWord);
   if (words[0] !== 'who') return null;
   const index = words.findIndex((w, i) => i > 0 && w !== '' && !functionWords.has(w));
   if (index < 0 || PARTICLE.test(words[index + 1] ?? '')) return null;

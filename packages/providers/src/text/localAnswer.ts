@@ -1834,6 +1834,8 @@ function withSignWords(words: Set<string>, text: string): Set<string> {
   if (DEGREES.test(text)) words.add('temperature');
   // "Superfund (3): Sample Yard (2.1 mi), …": how far a place is says how near it is.
   if (DISTANCE.test(text)) words.add('nearby');
+  // "Sample Person and/or assigns" names a purchase agreement's buyer, who may assign it.
+  if (ASSIGNS.test(text)) words.add('buyer');
   return words;
 }
 
@@ -2574,6 +2576,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "Who carried out the inspection?" asks who did the work, not whom it was done for: a party
   // to the report ("Client: Sample Industrial Ltd.") does not answer it by its role.
   const asksDoer = who && DEED.test(query) && !PARTY_ROLE.test(query);
+  // "Who is buying the property?": the buyer is asked, by that word or a related one.
+  const buyerAsked = terms.some(
+    (t) => sameWord(t, 'buyer') || relatedOf(t).some((r) => sameWord(r, 'buyer')),
+  );
   // "How much does the verification cost?": an amount of money answers it.
   const price =
     (/\bhow much\b.*\b(cost|costs|price|pay|charge|charged|fee)\b/i.test(query) &&
@@ -2637,8 +2643,6 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       f.text,
     );
     for (const w of [...words]) for (const t of joined.get(w) ?? []) words.add(t);
-    // "Sample Person and/or assigns" names a purchase agreement's buyer, who may assign it.
-    if (ASSIGNS.test(f.text)) words.add('buyer');
     return words;
   });
   // A fact says a word asked by what it shows; the words' rarity stays that of the words
@@ -2923,9 +2927,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       terms.some((t) => sameWord(t, m[1]!) || relatedOf(t).some((r) => sameWord(r, m[1]!))),
     );
     // "Sample Person and/or assigns": the buyer, named as such when the buyer is asked.
-    const buyerNamed =
-      ASSIGNS.test(f.text) &&
-      terms.some((t) => sameWord(t, 'buyer') || relatedOf(t).some((r) => sameWord(r, 'buyer')));
+    const buyerNamed = buyerAsked && ASSIGNS.test(f.text);
     // "Inspector: Sample Person" names someone by role; a label that ends a clause before a
     // sentence ("In preparing this appraisal, the appraiser: - Inspected the site …") does not.
     const byRole =

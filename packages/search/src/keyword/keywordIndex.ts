@@ -1,4 +1,4 @@
-import { doerAsked } from '@reports/providers';
+import { bareWord, doerAsked } from '@reports/providers';
 import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
@@ -112,7 +112,7 @@ export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const doer = doerAsked(query, QUERY_STOPWORDS);
   const kept = words.flatMap((w, i) => {
-    const bare = w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const bare = bareWord(w);
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
     // …"), and "When was it built?" for a year ("Year Built: …"); the word itself stays, as
     // prose says it ("… when it was new construction in 2004").
