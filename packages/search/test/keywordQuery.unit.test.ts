@@ -42,6 +42,25 @@ describe('keywordQuery', () => {
     expect(keywordQuery('Is the shed old?')).toBe('shed old?');
   });
 
+  it('leaves out "does", "not" and "will", and the measure a "How" asks', () => {
+    // Function words the stopword list lacks: "not" is the start of "note" and "notice".
+    expect(keywordQuery('Does the building have fire sprinklers?')).toBe(
+      'building fire sprinklers?',
+    );
+    expect(keywordQuery('Why was the attic not inspected?')).toBe('Why attic inspected?');
+    expect(keywordQuery('How much will the repairs cost?')).toBe('repairs cost?');
+    // A report gives a size or a time as a figure, not as "big" or "long".
+    expect(keywordQuery('How big is the lot?')).toBe('lot?');
+    expect(keywordQuery('How large is the garage?')).toBe('garage?');
+    expect(keywordQuery('How long would the house take to sell?')).toBe('house sell?');
+    expect(keywordQuery('How far is the nearest fire station?')).toBe('nearest fire station?');
+    // Only as the measure a "How" asks.
+    expect(keywordQuery('Is there a long crack in the wall?')).toBe('long crack wall?');
+    expect(keywordQuery('How many large trees are near the house?')).toBe(
+      'large trees near house?',
+    );
+  });
+
   it('searches the verb a "Who" asks also by the noun of its doer', () => {
     // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
     expect(keywordQuery('Who appraised the property?')).toBe(

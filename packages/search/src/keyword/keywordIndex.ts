@@ -67,9 +67,25 @@ export function ranked(hits: Array<{ chunk_id: string; score: number }>): Keywor
 /**
  * Function words ("was", "the", "out", "is") that the keyword leg does not search for. With
  * prefix matching each one is a stem of many words ("out" of "outlet", "the" of "there"), so
- * they ranked chunks by words the question never asked; "make" stays ("furnace make").
+ * they ranked chunks by words the question never asked; "make" stays ("furnace make"). The list
+ * has "do" and "did" but not "does", "would" and "could" but not "will", "never" but not "not":
+ * those three are added. "Does the building have sprinklers?" searched "does", which a report's
+ * disclaimers say ("does not warrant"), and "not" is the start of "note", "notice", "nothing".
  */
-const QUERY_STOPWORDS = new Set(ENGLISH_STOPWORDS.filter((w) => w !== 'make'));
+const QUERY_STOPWORDS = new Set([
+  ...ENGLISH_STOPWORDS.filter((w) => w !== 'make'),
+  'does',
+  'not',
+  'will',
+]);
+
+/**
+ * The adjective a question opens with after "How" to ask for a measure: "How big is the lot?"
+ * asks for a size, which a report gives as a figure ("Site Area: 1.2 acres"), not as "big"; and
+ * "far" is the start of "farm", "long" of "longitude". Like "much" and "many" (function words),
+ * it is not searched.
+ */
+const HOW_MEASURE = new Set(['big', 'large', 'long', 'far']);
 
 /**
  * The part of an inflected word that every form of it starts with: "zoned" and "zoning" both
@@ -102,7 +118,8 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * word as written ("27.09.2022", "RB02380X.JPG" tokenise as before); the "When" that opens a
  * question also by the word its answer is labelled with, "date" ("year" for when it was built),
  * a "Where" by "location", a "How old" by "age" and "year", and the verb a "Who" asks by the
- * noun of its doer ("appraised": "appraiser", `doerAsked`).
+ * noun of its doer ("appraised": "appraiser", `doerAsked`); the measure a "How" asks ("How big",
+ * "How long") is not searched.
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -122,6 +139,7 @@ export function keywordQuery(query: string, families = false): string {
     // installed: 2014").
     if (i === 0 && bare === 'where') return [w, 'location'];
     if (i === 1 && bare === 'old' && /^how$/i.test(words[0]!)) return [w, 'age', 'year'];
+    if (i === 1 && HOW_MEASURE.has(bare) && /^how$/i.test(words[0]!)) return [];
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
     // "Who appraised the property?" asks for the appraiser, whom a report names under that
     // word ("Appraiser: …"): the word is searched also by its doer's noun.
