@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inflectionPrefix, keywordQuery } from '../src/index.js';
+import { inflectionPrefix, ingForm, keywordQuery } from '../src/index.js';
 
 describe('keywordQuery', () => {
   it('searches the words a question asks, not its function words', () => {
@@ -21,7 +21,7 @@ describe('keywordQuery', () => {
 
   it('with word families, searches an inflected word as asked and by what its forms start with', () => {
     // "zoned" finds "Zoning", "flooded" finds "flooding", "restrooms" finds "restroom".
-    expect(keywordQuery('How is the property zoned?', true)).toBe('property zoned? zon');
+    expect(keywordQuery('How is the property zoned?', true)).toBe('property zoned? zon zoning');
     expect(keywordQuery('Has the building ever flooded?', true)).toBe(
       'building build ever flooded? flood',
     );
@@ -61,6 +61,16 @@ describe('keywordQuery', () => {
     );
   });
 
+  it('searches the participle that ends a "How is" also by its "-ing" noun', () => {
+    // Reports label the way a thing is zoned or heated so ("Zoning: R-1", "Heating: gas").
+    expect(keywordQuery('How is the property zoned?')).toBe('property zoned? zoning');
+    expect(keywordQuery('How are the units heated?')).toBe('units heated? heating');
+    // Only a "How is" or "How are" that the participle ends.
+    expect(keywordQuery('How many rooms were inspected?')).toBe('rooms inspected?');
+    expect(keywordQuery('How is the heated garage used?')).toBe('heated garage used?');
+    expect(keywordQuery('Is the property zoned?')).toBe('property zoned?');
+  });
+
   it('searches the verb a "Who" asks also by the noun of its doer', () => {
     // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
     expect(keywordQuery('Who appraised the property?')).toBe(
@@ -77,6 +87,15 @@ describe('keywordQuery', () => {
   it('searches a question of function words only as it is', () => {
     expect(keywordQuery('Who is it?')).toBe('Who is it?');
     expect(keywordQuery('   ', true)).toBe('   ');
+  });
+});
+
+describe('ingForm', () => {
+  it('gives the "-ing" noun of a participle', () => {
+    expect(ingForm('zoned')).toBe('zoning');
+    expect(ingForm('heated')).toBe('heating');
+    expect(ingForm('supplied')).toBe('supplying');
+    expect(ingForm('agreed')).toBe('agreeing');
   });
 });
 

@@ -110,6 +110,16 @@ export function inflectionPrefix(word: string): string {
   return prefix.length >= 3 ? prefix : word;
 }
 
+/**
+ * The noun a report labels the way a thing is done with, from the participle a question asks
+ * it by: "zoned" gives "zoning", "heated" "heating", "supplied" "supplying". Pure.
+ */
+export function ingForm(participle: string): string {
+  if (/ied$/.test(participle)) return `${participle.slice(0, -3)}ying`;
+  if (/eed$/.test(participle)) return `${participle.slice(0, -1)}ing`;
+  return `${participle.slice(0, -2)}ing`;
+}
+
 /** A question of when something was built, which reports answer with its year. */
 const BUILT = /\b(?:built|constructed|erected)\b/i;
 
@@ -119,7 +129,8 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * question also by the word its answer is labelled with, "date" ("year" for when it was built),
  * a "Where" by "location", a "How old" by "age" and "year", and the verb a "Who" asks by the
  * noun of its doer ("appraised": "appraiser", `doerAsked`); the measure a "How" asks ("How big",
- * "How long") is not searched.
+ * "How long") is not searched, and the participle that ends a "How is …" by its "-ing" noun
+ * ("How is it zoned?": "zoning", `ingForm`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -128,6 +139,7 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
 export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const doer = doerAsked(query, QUERY_STOPWORDS);
+  const howIs = /^how$/i.test(words[0] ?? '') && /^(?:is|are)$/i.test(words[1] ?? '');
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
@@ -142,13 +154,21 @@ export function keywordQuery(query: string, families = false): string {
     if (i === 1 && HOW_MEASURE.has(bare) && /^how$/i.test(words[0]!)) return [];
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
     // "Who appraised the property?" asks for the appraiser, whom a report names under that
-    // word ("Appraiser: …"): the word is searched also by its doer's noun.
-    const doers = i === doer?.index ? doer.doers : [];
-    if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...doers];
+    // word ("Appraiser: …"): the word is searched also by its doer's noun. "How is the property
+    // zoned?" asks for what a report labels "Zoning: R-1", and "How is the house heated?" for
+    // "Heating: forced air": the participle that ends such a question is searched also by that
+    // noun ("How many rooms were inspected?" counts them: not this).
+    const also =
+      i === doer?.index
+        ? doer.doers
+        : howIs && i === words.length - 1 && /^\p{Ll}{3,}ed$/u.test(bare)
+          ? [ingForm(bare)]
+          : [];
+    if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...also];
     // The word as asked, and the start its forms share: a chunk with the very word asked
     // ("reported") still ranks above one with another form ("report").
     const prefix = inflectionPrefix(bare);
-    return prefix === bare ? [w, ...doers] : [w, prefix, ...doers];
+    return prefix === bare ? [w, ...also] : [w, prefix, ...also];
   });
   return kept.length > 0 ? kept.join(' ') : query;
 }
