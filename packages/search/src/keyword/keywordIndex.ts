@@ -139,7 +139,8 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
 export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const doer = doerAsked(query, QUERY_STOPWORDS);
-  const howIs = /^how$/i.test(words[0] ?? '') && /^(?:is|are)$/i.test(words[1] ?? '');
+  const how = /^how$/i.test(words[0] ?? '');
+  const howIs = how && /^(?:is|are)$/i.test(words[1] ?? '');
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
@@ -150,8 +151,8 @@ export function keywordQuery(query: string, families = false): string {
     // location: garage"); "How old is the roof?" for an age or a year ("Age: 12 years", "Year
     // installed: 2014").
     if (i === 0 && bare === 'where') return [w, 'location'];
-    if (i === 1 && bare === 'old' && /^how$/i.test(words[0]!)) return [w, 'age', 'year'];
-    if (i === 1 && HOW_MEASURE.has(bare) && /^how$/i.test(words[0]!)) return [];
+    if (i === 1 && how && bare === 'old') return [w, 'age', 'year'];
+    if (i === 1 && how && HOW_MEASURE.has(bare)) return [];
     if (bare === '' || QUERY_STOPWORDS.has(bare)) return [];
     // "Who appraised the property?" asks for the appraiser, whom a report names under that
     // word ("Appraiser: …"): the word is searched also by its doer's noun. "How is the property
