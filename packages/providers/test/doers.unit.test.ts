@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doerAsked, doersOf } from '../src/index.js';
+import { doerAsked, doersOf, ingForm, mannerAsked } from '../src/index.js';
 
 const FUNCTION_WORDS = new Set(['is', 'the', 'of', 'was', 'did', 'out']);
 
@@ -37,5 +37,34 @@ describe('doerAsked', () => {
     expect(doerAsked('Who carried out the inspection?', FUNCTION_WORDS)).toBeNull();
     expect(doerAsked('Who is the appraiser?', FUNCTION_WORDS)).toBeNull();
     expect(doerAsked('Who?', FUNCTION_WORDS)).toBeNull();
+  });
+});
+
+describe('ingForm', () => {
+  it('gives the "-ing" noun of a participle', () => {
+    expect(ingForm('zoned')).toBe('zoning');
+    expect(ingForm('heated')).toBe('heating');
+    expect(ingForm('supplied')).toBe('supplying');
+    expect(ingForm('agreed')).toBe('agreeing');
+  });
+});
+
+describe('mannerAsked', () => {
+  it('finds the participle that ends a "How is" or "How are" question, and its noun', () => {
+    expect(mannerAsked('How is the property zoned?')).toEqual({
+      index: 4,
+      word: 'zoned',
+      noun: 'zoning',
+    });
+    expect(mannerAsked('how are the units heated')?.noun).toBe('heating');
+  });
+
+  it('asks no manner of another question', () => {
+    // A count, a participle not at the end, no "How is", a word that is no participle.
+    expect(mannerAsked('How many rooms were inspected?')).toBeNull();
+    expect(mannerAsked('How is the heated garage used for storage?')).toBeNull();
+    expect(mannerAsked('Is the property zoned?')).toBeNull();
+    expect(mannerAsked('How is the shed?')).toBeNull();
+    expect(mannerAsked('How is it red?')).toBeNull();
   });
 });

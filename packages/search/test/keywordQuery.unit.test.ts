@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inflectionPrefix, ingForm, keywordQuery } from '../src/index.js';
+import { inflectionPrefix, keywordQuery } from '../src/index.js';
 
 describe('keywordQuery', () => {
   it('searches the words a question asks, not its function words', () => {
@@ -87,15 +87,6 @@ describe('keywordQuery', () => {
   it('searches a question of function words only as it is', () => {
     expect(keywordQuery('Who is it?')).toBe('Who is it?');
     expect(keywordQuery('   ', true)).toBe('   ');
-  });
-});
-
-describe('ingForm', () => {
-  it('gives the "-ing" noun of a participle', () => {
-    expect(ingForm('zoned')).toBe('zoning');
-    expect(ingForm('heated')).toBe('heating');
-    expect(ingForm('supplied')).toBe('supplying');
-    expect(ingForm('agreed')).toBe('agreeing');
   });
 });
 

@@ -2,7 +2,8 @@
  * "Who appraised the property?" asks for the appraiser, and a report names that person under
  * the noun ("Appraiser: …", "| APPRAISER |"), not the verb. Both retrieval legs search a "who"
  * question also by the noun of the one who does what it asks (docs/adr/076, the stop 55
- * addendum).
+ * addendum). "How is the property zoned?" likewise asks for what a report labels "Zoning: …"
+ * (the stop 56 and 57 addenda).
  */
 
 /**
@@ -56,4 +57,34 @@ export function doerAsked(
   if (index < 0 || PARTICLE.test(words[index + 1] ?? '')) return null;
   const doers = doersOf(words[index]!);
   return doers.length > 0 ? { index, word: words[index]!, doers } : null;
+}
+
+/**
+ * The noun a report labels the way a thing is done with, from the participle a question asks
+ * it by: "zoned" gives "zoning", "heated" "heating", "supplied" "supplying". Pure.
+ */
+export function ingForm(participle: string): string {
+  if (/ied$/.test(participle)) return `${participle.slice(0, -3)}ying`;
+  if (/eed$/.test(participle)) return `${participle.slice(0, -1)}ing`;
+  return `${participle.slice(0, -2)}ing`;
+}
+
+/**
+ * The way of doing a thing that a "How is …" question asks, and the noun a report labels it
+ * with: "How is the property zoned?" asks for what a report labels "Zoning: R-1", and "How is
+ * the house heated?" for "Heating: forced air". The participle that ends the question, with its
+ * place among the question's words (split at white space), and its "-ing" noun (`ingForm`).
+ * Null for any other question ("How many rooms were inspected?" counts them). Pure.
+ */
+export function mannerAsked(
+  question: string,
+): { index: number; word: string; noun: string } | null {
+  const words = question
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .map(bareWord);
+  if (words[0] !== 'how' || !/^(?:is|are)$/.test(words[1] ?? '')) return null;
+  const index = words.length - 1;
+  const word = words[index]!;
+  return /^\p{Ll}{3,}ed$/u.test(word) ? { index, word, noun: ingForm(word) } : null;
 }

@@ -1,4 +1,4 @@
-import { bareWord, doerAsked } from '@reports/providers';
+import { bareWord, doerAsked, mannerAsked } from '@reports/providers';
 import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
@@ -110,16 +110,6 @@ export function inflectionPrefix(word: string): string {
   return prefix.length >= 3 ? prefix : word;
 }
 
-/**
- * The noun a report labels the way a thing is done with, from the participle a question asks
- * it by: "zoned" gives "zoning", "heated" "heating", "supplied" "supplying". Pure.
- */
-export function ingForm(participle: string): string {
-  if (/ied$/.test(participle)) return `${participle.slice(0, -3)}ying`;
-  if (/eed$/.test(participle)) return `${participle.slice(0, -1)}ing`;
-  return `${participle.slice(0, -2)}ing`;
-}
-
 /** A question of when something was built, which reports answer with its year. */
 const BUILT = /\b(?:built|constructed|erected)\b/i;
 
@@ -130,7 +120,7 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * a "Where" by "location", a "How old" by "age" and "year", and the verb a "Who" asks by the
  * noun of its doer ("appraised": "appraiser", `doerAsked`); the measure a "How" asks ("How big",
  * "How long") is not searched, and the participle that ends a "How is …" by its "-ing" noun
- * ("How is it zoned?": "zoning", `ingForm`).
+ * ("How is it zoned?": "zoning", `mannerAsked`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -140,7 +130,7 @@ export function keywordQuery(query: string, families = false): string {
   const words = query.split(/\s+/).filter((w) => w !== '');
   const doer = doerAsked(query, QUERY_STOPWORDS);
   const how = /^how$/i.test(words[0] ?? '');
-  const howIs = how && /^(?:is|are)$/i.test(words[1] ?? '');
+  const manner = mannerAsked(query);
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
@@ -162,8 +152,8 @@ export function keywordQuery(query: string, families = false): string {
     const also =
       i === doer?.index
         ? doer.doers
-        : howIs && i === words.length - 1 && /^\p{Ll}{3,}ed$/u.test(bare)
-          ? [ingForm(bare)]
+        : i === manner?.index
+          ? [manner.noun]
           : [];
     if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...also];
     // The word as asked, and the start its forms share: a chunk with the very word asked
