@@ -94,6 +94,16 @@ describe('LocalEmbedder', () => {
     expect(cosine(q!, doer!)).toBeGreaterThan(cosine(q!, other!) + 0.05);
   });
 
+  it('brings a "How is … zoned?" question nearer the line labelled by the "-ing" noun', async () => {
+    // The line that answers is labelled "Zoning"; the other says "property", as the question does.
+    const [q, label, other] = await embedder.embed([
+      'How is the property zoned?',
+      'Zoning: R-1 Single Family',
+      'Property: 12 Example Road',
+    ]);
+    expect(cosine(q!, label!)).toBeGreaterThan(cosine(q!, other!) + 0.05);
+  });
+
   it('reads the kind a question asks for, and the kinds a text holds', () => {
     expect(answerKinds('When was the house inspected?')).toEqual(['date']);
     expect(answerKinds('when was the inspection done')).toEqual(['date']);

@@ -1,6 +1,6 @@
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 import { EMBEDDING_DIMENSIONS, normalise, type Embedder } from './embedder.js';
-import { doerAsked } from '../text/doers.js';
+import { doerAsked, mannerAsked } from '../text/doers.js';
 
 // Function words carry no topic; without corpus statistics (no IDF) they would dominate.
 const STOPWORDS: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
@@ -175,9 +175,14 @@ export class LocalEmbedder implements Embedder {
   embedOne(text: string): number[] {
     const words = foldWords(text).filter((w) => !STOPWORDS.has(w));
     // "Who appraised the property?" is nearer "Appraiser: …" with the doer's noun after the verb.
-    const doer = isQuestion(text) ? doerAsked(text, STOPWORDS) : null;
+    const question = isQuestion(text);
+    const doer = question ? doerAsked(text, STOPWORDS) : null;
     const at = doer ? words.indexOf(doer.word) : -1;
     if (doer && at >= 0) words.splice(at + 1, 0, ...doer.doers);
+    // "How is the house heated?" is nearer "Heating: …" with the noun after the participle.
+    const manner = question ? mannerAsked(text) : null;
+    const mannerAt = manner ? words.lastIndexOf(manner.word) : -1;
+    if (manner && mannerAt >= 0) words.splice(mannerAt + 1, 0, manner.noun);
     const counts = new Map<string, number>();
     const bump = (f: string) => counts.set(f, (counts.get(f) ?? 0) + 1);
     for (let i = 0; i < words.length; i++) {
