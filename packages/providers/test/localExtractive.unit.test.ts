@@ -3934,4 +3934,30 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     const worn = 'D-04: Beam 3 paint worn; Low';
     expect(first('What is wrong with beam 3?', [leak, worn])).toBe(`${leak}. [R.pdf p. 1]`);
   });
+
+  it('answers "How is it heated?" with the line a report labels "Heating", not a line of options', () => {
+    const docs = numbered([
+      page('Site', 'A.pdf p. 1', 'Basement Full Heating Forced Air Boiler Radiant Fuel'),
+      page('Site', 'A.pdf p. 1', 'Finished Heated Area Individual ✘'),
+      page(
+        'Sales Comparison',
+        'A.pdf p. 2',
+        '| Feature | Subject | Sale 1 | Sale 2 |\n| --- | --- | --- | --- |\n| Heating/Cooling | Heat pump | FWA/CAC | FWA/CAC |',
+      ),
+    ]);
+    expect(lead('How is the house heated?', docs)).toContain('Heat pump');
+  });
+
+  it('counts bedrooms from a count, not from a price per bedroom or a photo caption', () => {
+    const docs = numbered([
+      page('Adjustments', 'A.pdf p. 9', 'Bedrooms: $6,000 per'),
+      page('Photos', 'A.pdf p. 20', 'Bedroom\nGuest House\n\nBedroom\nBelow Grade'),
+      page(
+        'Improvements',
+        'A.pdf p. 2',
+        'Finished area above grade contains: 5 Rooms 3 Bedrooms 2.0 Bath(s) 1,200 Square Feet',
+      ),
+    ]);
+    expect(lead('How many bedrooms does the main house have?', docs)).toContain('3 Bedrooms');
+  });
 });

@@ -1,6 +1,7 @@
 import { splitSentences } from './sentences.js';
 import { foldWords } from '../embedding/localEmbedder.js';
 import type { ContextDocument } from './chatModel.js';
+import { mannerAsked } from './doers.js';
 
 /**
  * The local answerer's reading of a turn's documents (docs/adr/132-local-answerer.md): the
@@ -2314,6 +2315,9 @@ const COUNT_WORD = new RegExp(
   'i',
 );
 
+/** An amount of money: "$8,000", "£1.20". */
+const MONEY = /[$€£]\s?\d[\d,.]*/g;
+
 /** Units a number measures in: "2 miles" counts no schools. */
 const UNITS = new Set(
   (
@@ -2808,6 +2812,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
           'giu',
         );
   const kind = KIND_QUESTION.test(query);
+  const manner = mannerAsked(query)?.noun;
   // "What kind of road is North Kootenai Creek Road?": the thing whose kind is asked.
   const kindAsked = kind
     ? /\b(?:is|are) (?:the |this |that )?([\p{L}\d][^?]*?)\s*\?*\s*$/iu
@@ -3088,10 +3093,15 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       // / 3 / 2.5") more than one in a sentence ("a charming three-bedroom home").
       if (counted !== null && countOf(f, counted) !== null) score *= 1.2;
     }
-    // "How many stories?": a count, not a figure with a unit ("Height per story: 10'").
-    else if (counted !== null && MEASURED.test(f.text)) score *= 0.7;
-    // "How many restrooms?": a caption that names them ("View of Restrooms") counts none.
-    else if (counted !== null && !COUNT_WORD.test(f.text.replace(REFERENCE, ''))) score *= 0.7;
+    // "How many stories?": a count, not a figure with a unit ("Height per story: 10'"). "How
+    // many restrooms?": a caption that names them ("View of Restrooms") counts none, and "How many
+    // bedrooms?": nor does a price per bedroom ("Bedrooms: $8,000 per"). Where another fact
+    // counts them, such a fact is less again.
+    else if (
+      counted !== null &&
+      (MEASURED.test(f.text) || !COUNT_WORD.test(f.text.replace(REFERENCE, '').replace(MONEY, ' ')))
+    )
+      score *= countedSomewhere ? 0.7 * 0.7 : 0.7;
     else if (countedSomewhere) score *= 0.7;
     // "How much weight was given to the sales comparison approach?": a figure of weight ("given
     // the most weight (70%)"), where some fact gives one, not the approach's value.
@@ -3267,6 +3277,9 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (zoningAsked && ZONE_CODE.test(valueText)) score *= 1.3;
     // "What type of property …": "Property Type: Flat" names the kind by its label.
     if (frame && label?.has(frame)) score *= 1.6;
+    // "How is the house heated?": what a report labels "Heating" ("Heating/Cooling: Heat
+    // pump"), more than a line that only names heating among others (a form's options).
+    if (manner && label?.has(manner)) score *= 1.3;
     // "What neighborhood is the house in?": its name ("Neighborhood Name: …"), more than a
     // description under the same word.
     if (nameAsked && label?.has('name') && label.has(nameAsked)) score *= 1.3;
