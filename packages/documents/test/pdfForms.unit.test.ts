@@ -402,6 +402,26 @@ describe('appraisal forms', () => {
     expect(text).not.toContain('| Finished Above Grade |');
   });
 
+  it('reads a grid of pairs whose label is a phrase of a form, as long as eight words', () => {
+    const xs = [40, 160, 280, 520];
+    const items = [
+      ...band('Intro', 720, 3),
+      ...cellsAt(680, ['Township', '36N', 'Carrier Route', 'R004'], xs),
+      ...cellsAt(669, ['Subdivision', 'Example Acres', 'Flood Zone Code', 'X'], xs),
+      ...cellsAt(
+        658,
+        ['Census Tract', '1234.05', 'Within 250 Feet of a Flood Zone Line', 'No'],
+        xs,
+      ),
+      ...cellsAt(647, ['Lot #', '3', 'Neighborhood Code', '150-150'], xs),
+    ];
+    const text = textOf(items);
+    expect(text).toContain('Flood Zone Code: X');
+    expect(text).toContain('Within 250 Feet of a Flood Zone Line: No');
+    expect(text).toContain('Census Tract: 1234.05');
+    expect(text).not.toContain('| Township |');
+  });
+
   it('keeps a grid whose cells repeat (a comparables grid) as a table', () => {
     const items = [
       ...band('Intro', 720, 3),

@@ -1083,8 +1083,9 @@ const CODE_CELL = /^(?:\p{Lu}{1,3}\d*|\p{L}\d+|N\/A)$/u;
 /**
  * Pairs told by their figures ("Finished Above Grade | 3,002 Sq. Ft. | Total Bedrooms | 5"): the
  * first row has a figure where a value stands, so it is no header of titles; most values have
- * figures; and each label is words, found nowhere among the values (a comparables grid's
- * "Condition | C4 | C4 | C4" repeats its cells). Pure.
+ * figures; and each label is words, eight at most (a form's "Within 250 Feet of a Flood Zone
+ * Line | No" is a pair too), found nowhere among the values (a comparables grid's "Condition |
+ * C4 | C4 | C4" repeats its cells). Pure.
  */
 function figuredPairs(rows: readonly string[][]): boolean {
   const values = rows.flatMap((r) => r.filter((c, i) => i % 2 === 1 && c !== ''));
@@ -1099,7 +1100,7 @@ function figuredPairs(rows: readonly string[][]): boolean {
         /\p{L}{2}/u.test(l) &&
         !CODE_CELL.test(l) &&
         !/^\d/.test(l) &&
-        l.split(/\s+/).length <= 6 &&
+        l.split(/\s+/).length <= 8 &&
         !seen.has(l.toLowerCase()),
     )
   );
