@@ -2315,7 +2315,7 @@ const COUNT_WORD = new RegExp(
   'i',
 );
 
-/** An amount of money: "$8,000", "£1.20". */
+/** An amount of money: "$5,000", "£1.20". */
 const MONEY = /[$€£]\s?\d[\d,.]*/g;
 
 /** Units a number measures in: "2 miles" counts no schools. */
@@ -3095,7 +3095,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     }
     // "How many stories?": a count, not a figure with a unit ("Height per story: 10'"). "How
     // many restrooms?": a caption that names them ("View of Restrooms") counts none, and "How many
-    // bedrooms?": nor does a price per bedroom ("Bedrooms: $8,000 per"). Where another fact
+    // bedrooms?": nor does a price per bedroom ("Bedrooms: $5,000 per"). Where another fact
     // counts them, such a fact is less again.
     else if (
       counted !== null &&
