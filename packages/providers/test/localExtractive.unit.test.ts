@@ -3948,6 +3948,23 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('How is the house heated?', docs)).toContain('Heat pump');
   });
 
+  it('reads a label and its value apart from the paragraph run on after it', () => {
+    const site = page(
+      'Site Analysis',
+      'A.pdf p. 15',
+      'Zoning: M-1 – Light Industrial The light industrial zone is meant for workshops, ' +
+        'warehouses and small plants that serve the trades of the county, with offices beside ' +
+        'them where the work needs it. Low intensity uses can sit next to commercial districts. ' +
+        'M-1 zoning should be near arterial roads and other routes that can serve the business ' +
+        'centres of the town and its freight without crossing quiet residential streets. The ' +
+        'existing building is a permitted use of the site.',
+    );
+    const sale = page('cwu 1 - 4', 'A.pdf p. 70', 'Zoning: None\nUtilities: All public');
+    const answer = lead('How is the property zoned?', numbered([site, sale]));
+    expect(answer).toContain('M-1 – Light Industrial.');
+    expect(answer).not.toContain('Light Industrial The light');
+  });
+
   it('counts bedrooms from a count, not from a price per bedroom or a photo caption', () => {
     const docs = numbered([
       page('Adjustments', 'A.pdf p. 9', 'Bedrooms: $6,000 per'),

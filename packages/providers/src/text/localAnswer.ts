@@ -443,6 +443,14 @@ const COMPARABLE_NUMBERS = new RegExp(COMPARABLE_NUMBER.source, 'gi');
 /** Comparables spoken of together: "comparable sales in the subject neighborhood …". */
 const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rentals)\b/i;
 /** A comparable's write-up, led by its name and a colon ("Sale 3: Sale 3 is located …"). */
+/**
+ * A label and a value of capitalised words or codes ("Zoning: M-1 – Light Industrial"), then a
+ * sentence run on after it that opens with an article or a pronoun ("The light industrial zone
+ * is …").
+ */
+const RUN_ON =
+  /^([^:.!?]{1,60}:\s*(?:[\p{Lu}\d][^\s.!?]*\s+|[–—-]\s+){1,8}?)((?:The|This|These|Its?|A|An)\s+\p{Ll}[\s\S]*)$/u;
+
 const COMPARABLE_LEAD =
   /^((?:sale|comparable|comp|rental|listing|lease) (?:no\.? ?|#)?\d{1,2}):\s/i;
 
@@ -1529,8 +1537,14 @@ export function factsOf(text: string, doc = 0): Fact[] {
           last.text = `${last.text}; ${pair}`;
           continue;
         }
+        const runOn = pair.length > MAX_FACT_CHARS ? RUN_ON.exec(pair) : null;
         if (pair.length <= MAX_FACT_CHARS) push(pair, true, subject);
-        else {
+        else if (runOn) {
+          // "Zoning: M-1 – Light Industrial The light industrial zone is intended …": a label
+          // and its value, then the paragraph that describes it, run on from the next line.
+          push(runOn[1]!.trim(), true, subject);
+          for (const s of splitSentences(runOn[2]!)) push(s, false, subject);
+        } else {
           // "Sale 4: Sale 4 is located … This is a mostly square shaped parcel …": a
           // comparable's write-up, every sentence of it about the comparable.
           const about = COMPARABLE_LEAD.exec(pair)?.[1] ?? subject;
