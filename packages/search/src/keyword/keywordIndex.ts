@@ -149,12 +149,7 @@ export function keywordQuery(query: string, families = false): string {
     // zoned?" asks for what a report labels "Zoning: R-1", and "How is the house heated?" for
     // "Heating: forced air": the participle that ends such a question is searched also by that
     // noun ("How many rooms were inspected?" counts them: not this).
-    const also =
-      i === doer?.index
-        ? doer.doers
-        : i === manner?.index
-          ? [manner.noun]
-          : [];
+    const also = i === doer?.index ? doer.doers : i === manner?.index ? [manner.noun] : [];
     if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...also];
     // The word as asked, and the start its forms share: a chunk with the very word asked
     // ("reported") still ranks above one with another form ("report").
