@@ -442,7 +442,6 @@ const COMPARABLE_NUMBER =
 const COMPARABLE_NUMBERS = new RegExp(COMPARABLE_NUMBER.source, 'gi');
 /** Comparables spoken of together: "comparable sales in the subject neighborhood …". */
 const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rentals)\b/i;
-/** A comparable's write-up, led by its name and a colon ("Sale 3: Sale 3 is located …"). */
 /**
  * A label and a value of capitalised words or codes ("Zoning: M-1 – Light Industrial"), then a
  * sentence run on after it that opens with an article or a pronoun ("The light industrial zone
@@ -450,7 +449,7 @@ const COMPARABLES_IN_GENERAL = /\bcomparable (?:sales|properties|listings|rental
  */
 const RUN_ON =
   /^([^:.!?]{1,60}:\s*(?:[\p{Lu}\d][^\s.!?]*\s+|[–—-]\s+){1,8}?)((?:The|This|These|Its?|A|An)\s+\p{Ll}[\s\S]*)$/u;
-
+/** A comparable's write-up, led by its name and a colon ("Sale 3: Sale 3 is located …"). */
 const COMPARABLE_LEAD =
   /^((?:sale|comparable|comp|rental|listing|lease) (?:no\.? ?|#)?\d{1,2}):\s/i;
 
