@@ -35,6 +35,14 @@ export function bareWord(word: string): string {
   return word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }
 
+/** A question's words as asked (`bareWord`), split at white space: the places the rules give. */
+function questionWords(question: string): string[] {
+  return question
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .map(bareWord);
+}
+
 /** A particle that makes a verb of two words: "Who carried out …" asks for no carrier. */
 const PARTICLE = /^(?:out|up|off)$/;
 
@@ -48,10 +56,7 @@ export function doerAsked(
   question: string,
   functionWords: ReadonlySet<string>,
 ): { index: number; word: string; doers: string[] } | null {
-  const words = question
-    .split(/\s+/)
-    .filter((w) => w !== '')
-    .map(bareWord);
+  const words = questionWords(question);
   if (words[0] !== 'who') return null;
   const index = words.findIndex((w, i) => i > 0 && w !== '' && !functionWords.has(w));
   if (index < 0 || PARTICLE.test(words[index + 1] ?? '')) return null;
@@ -79,10 +84,7 @@ export function ingForm(participle: string): string {
 export function mannerAsked(
   question: string,
 ): { index: number; word: string; noun: string } | null {
-  const words = question
-    .split(/\s+/)
-    .filter((w) => w !== '')
-    .map(bareWord);
+  const words = questionWords(question);
   if (words[0] !== 'how' || !/^(?:is|are)$/.test(words[1] ?? '')) return null;
   const index = words.length - 1;
   const word = words[index]!;

@@ -1536,19 +1536,22 @@ export function factsOf(text: string, doc = 0): Fact[] {
           last.text = `${last.text}; ${pair}`;
           continue;
         }
-        const runOn = pair.length > MAX_FACT_CHARS ? RUN_ON.exec(pair) : null;
-        if (pair.length <= MAX_FACT_CHARS) push(pair, true, subject);
-        else if (runOn) {
-          // "Zoning: M-1 – Light Industrial The light industrial zone is intended …": a label
-          // and its value, then the paragraph that describes it, run on from the next line.
+        if (pair.length <= MAX_FACT_CHARS) {
+          push(pair, true, subject);
+          continue;
+        }
+        // "Zoning: M-1 – Light Industrial The light industrial zone is intended …": a label and
+        // its value, then the paragraph that describes it, run on from the next line.
+        const runOn = RUN_ON.exec(pair);
+        if (runOn) {
           push(runOn[1]!.trim(), true, subject);
           for (const s of splitSentences(runOn[2]!)) push(s, false, subject);
-        } else {
-          // "Sale 4: Sale 4 is located … This is a mostly square shaped parcel …": a
-          // comparable's write-up, every sentence of it about the comparable.
-          const about = COMPARABLE_LEAD.exec(pair)?.[1] ?? subject;
-          for (const s of splitSentences(pair)) push(s, false, about);
+          continue;
         }
+        // "Sale 4: Sale 4 is located … This is a mostly square shaped parcel …": a comparable's
+        // write-up, every sentence of it about the comparable.
+        const about = COMPARABLE_LEAD.exec(pair)?.[1] ?? subject;
+        for (const s of splitSentences(pair)) push(s, false, about);
       }
       lastGridFact = facts.length - 1;
       continue;
@@ -3105,17 +3108,19 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       // "How many bedrooms?": a count under its own label ("Bedrooms: 3", "Rooms/Beds/Baths: 7
       // / 3 / 2.5") more than one in a sentence ("a charming three-bedroom home").
       if (counted !== null && countOf(f, counted) !== null) score *= 1.2;
+    } else {
+      // "How many stories?": a count, not a figure with a unit ("Height per story: 10'"). "How
+      // many restrooms?": a caption that names them ("View of Restrooms") counts none, and "How
+      // many bedrooms?": nor does a price per bedroom ("Bedrooms: $5,000 per").
+      if (
+        counted !== null &&
+        (MEASURED.test(f.text) ||
+          !COUNT_WORD.test(f.text.replace(REFERENCE, '').replace(MONEY, ' ')))
+      )
+        score *= 0.7;
+      // Where another fact counts them, a fact that does not is less again.
+      if (countedSomewhere) score *= 0.7;
     }
-    // "How many stories?": a count, not a figure with a unit ("Height per story: 10'"). "How
-    // many restrooms?": a caption that names them ("View of Restrooms") counts none, and "How many
-    // bedrooms?": nor does a price per bedroom ("Bedrooms: $5,000 per"). Where another fact
-    // counts them, such a fact is less again.
-    else if (
-      counted !== null &&
-      (MEASURED.test(f.text) || !COUNT_WORD.test(f.text.replace(REFERENCE, '').replace(MONEY, ' ')))
-    )
-      score *= countedSomewhere ? 0.7 * 0.7 : 0.7;
-    else if (countedSomewhere) score *= 0.7;
     // "How much weight was given to the sales comparison approach?": a figure of weight ("given
     // the most weight (70%)"), where some fact gives one, not the approach's value.
     if (amountNamed?.[i] === false && amountedSomewhere) score *= 0.7;
