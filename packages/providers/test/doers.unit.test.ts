@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doerAsked, doersOf, ingForm, mannerAsked } from '../src/index.js';
+import { clientAsked, doerAsked, doersOf, ingForm, mannerAsked } from '../src/index.js';
 
 const FUNCTION_WORDS = new Set(['is', 'the', 'of', 'was', 'did', 'out']);
 
@@ -66,5 +66,20 @@ describe('mannerAsked', () => {
     expect(mannerAsked('Is the property zoned?')).toBeNull();
     expect(mannerAsked('How is the shed?')).toBeNull();
     expect(mannerAsked('How is it red?')).toBeNull();
+  });
+});
+
+describe('clientAsked', () => {
+  it('finds the "for" that ends a "Who" question, and the noun "client"', () => {
+    expect(clientAsked('Who is the appraisal for?')).toEqual({ index: 4, noun: 'client' });
+    expect(clientAsked('who was the inspection done for')?.index).toBe(5);
+  });
+
+  it('asks no client of another question', () => {
+    // A price, a "for" not at the end, a "Who" of two words.
+    expect(clientAsked('What did it sell for?')).toBeNull();
+    expect(clientAsked('Who is the report for by?')).toBeNull();
+    expect(clientAsked('Who for?')).toBeNull();
+    expect(clientAsked('Who is the client?')).toBeNull();
   });
 });

@@ -104,6 +104,16 @@ describe('LocalEmbedder', () => {
     expect(cosine(q!, label!)).toBeGreaterThan(cosine(q!, other!) + 0.05);
   });
 
+  it('brings a "Who … for?" question nearer the line that names the client', async () => {
+    // Both lines say "appraisal", as the question does; the one that answers names the client.
+    const [q, client, other] = await embedder.embed([
+      'Who is the appraisal for?',
+      'Appraisal client: Example Savings Bank',
+      'Appraisal scope: Example Savings Bank',
+    ]);
+    expect(cosine(q!, client!)).toBeGreaterThan(cosine(q!, other!) + 0.05);
+  });
+
   it('reads the kind a question asks for, and the kinds a text holds', () => {
     expect(answerKinds('When was the house inspected?')).toEqual(['date']);
     expect(answerKinds('when was the inspection done')).toEqual(['date']);

@@ -71,6 +71,15 @@ describe('keywordQuery', () => {
     expect(keywordQuery('Is the property zoned?')).toBe('property zoned?');
   });
 
+  it('searches the "for" that ends a "Who … for?" as "client"', () => {
+    // A report names the party it was made for its client ("the appraiser's client: …").
+    expect(keywordQuery('Who is the appraisal for?')).toBe('appraisal client');
+    expect(keywordQuery('who was the inspection done for')).toBe('inspection done client');
+    // Only a "Who" question that "for" ends.
+    expect(keywordQuery('What did it sell for?')).toBe('sell');
+    expect(keywordQuery('Who is the report prepared for by?')).toBe('report prepared');
+  });
+
   it('searches the verb a "Who" asks also by the noun of its doer', () => {
     // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
     expect(keywordQuery('Who appraised the property?')).toBe(

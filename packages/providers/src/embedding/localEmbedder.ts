@@ -1,6 +1,6 @@
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 import { EMBEDDING_DIMENSIONS, normalise, type Embedder } from './embedder.js';
-import { doerAsked, mannerAsked } from '../text/doers.js';
+import { clientAsked, doerAsked, mannerAsked } from '../text/doers.js';
 
 // Function words carry no topic; without corpus statistics (no IDF) they would dominate.
 const STOPWORDS: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
@@ -183,6 +183,9 @@ export class LocalEmbedder implements Embedder {
     const manner = question ? mannerAsked(text) : null;
     const mannerAt = manner ? words.lastIndexOf(manner.word) : -1;
     if (manner && mannerAt >= 0) words.splice(mannerAt + 1, 0, manner.noun);
+    // "Who is the appraisal for?" is nearer "the appraiser's client: …" with "client" at its end.
+    const client = question ? clientAsked(text) : null;
+    if (client) words.push(client.noun);
     const counts = new Map<string, number>();
     const bump = (f: string) => counts.set(f, (counts.get(f) ?? 0) + 1);
     for (let i = 0; i < words.length; i++) {

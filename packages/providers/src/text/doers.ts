@@ -90,3 +90,19 @@ export function mannerAsked(
   const word = words[index]!;
   return /^\p{Ll}{3,}ed$/u.test(word) ? { index, word, noun: ingForm(word) } : null;
 }
+
+/**
+ * The one a report was made for, which a "Who … for?" question asks: "Who is the appraisal
+ * for?", "Who was the inspection done for?". A report names that party its client ("Client: …",
+ * "the appraiser's client: …"), not by the question's words: the appraisal, the inspection and
+ * "for" (a function word) are on every page. The question's last word, "for", with its place
+ * among the question's words (split at white space), and the noun "client". Null for any other
+ * question ("What did it sell for?" asks a price). Pure.
+ */
+export function clientAsked(question: string): { index: number; noun: string } | null {
+  const words = questionWords(question);
+  const index = words.length - 1;
+  return words[0] === 'who' && index >= 2 && words[index] === 'for'
+    ? { index, noun: 'client' }
+    : null;
+}

@@ -1,4 +1,4 @@
-import { bareWord, doerAsked, mannerAsked } from '@reports/providers';
+import { bareWord, clientAsked, doerAsked, mannerAsked } from '@reports/providers';
 import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
@@ -119,8 +119,9 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * question also by the word its answer is labelled with, "date" ("year" for when it was built),
  * a "Where" by "location", a "How old" by "age" and "year", and the verb a "Who" asks by the
  * noun of its doer ("appraised": "appraiser", `doerAsked`); the measure a "How" asks ("How big",
- * "How long") is not searched, and the participle that ends a "How is …" by its "-ing" noun
- * ("How is it zoned?": "zoning", `mannerAsked`).
+ * "How long") is not searched, the participle that ends a "How is …" by its "-ing" noun
+ * ("How is it zoned?": "zoning", `mannerAsked`), and the "for" that ends a "Who … for?" by
+ * "client" (`clientAsked`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -131,8 +132,12 @@ export function keywordQuery(query: string, families = false): string {
   const doer = doerAsked(query, QUERY_STOPWORDS);
   const how = /^how$/i.test(words[0] ?? '');
   const manner = mannerAsked(query);
+  const client = clientAsked(query);
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
+    // "Who is the appraisal for?" asks for the party a report names its client ("Client: …");
+    // "for", a function word, is searched as that noun.
+    if (i === client?.index) return [client.noun];
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
     // …"), and "When was it built?" for a year ("Year Built: …"); the word itself stays, as
     // prose says it ("… when it was new construction in 2004").
