@@ -53,6 +53,13 @@ describe('LocalEmbedder', () => {
       'Roof: full, asphalt shingle cover',
     ]);
     expect(cosine(footing!, basement!)).toBeGreaterThan(cosine(footing!, roof!) + 0.05);
+    // How much of a lot may be covered, asked of the coverage a zoning code allows.
+    const [covered, coverage, height] = await embedder.embed([
+      'How much of the lot can be covered by buildings?',
+      'Maximum coverage: 40 percent',
+      'Maximum height: 40 feet',
+    ]);
+    expect(cosine(covered!, coverage!)).toBeGreaterThan(cosine(covered!, height!) + 0.05);
   });
 
   it('brings a question nearer the line that holds the kind of answer it asks for', async () => {

@@ -63,6 +63,7 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   garage: ['garage', 'garages', 'carport', 'carports'],
   repair: ['repair', 'repairs', 'repaired', 'defect', 'defects', 'deficiency', 'deficiencies'],
   marketing: ['marketing', 'exposure'],
+  cover: ['cover', 'covers', 'covered', 'covering', 'coverings', 'coverage'],
   rent: ['rent', 'rents', 'rental', 'rented', 'lease', 'leased'],
 };
 const CONCEPT_OF: ReadonlyMap<string, string> = new Map(
