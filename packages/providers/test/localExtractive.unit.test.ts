@@ -3977,4 +3977,23 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     ]);
     expect(lead('How many bedrooms does the main house have?', docs)).toContain('3 Bedrooms');
   });
+
+  it('reads a time written in words as a time, for "How long would it take to sell?"', () => {
+    const docs = numbered([
+      page(
+        'Purchase Contract',
+        'A.pdf p. 60',
+        'Buyers initials Sellers initials 10 Days from acceptance of the offer.\n\n' +
+          '30 Days from signing of the Buy Sell unless noted below.',
+      ),
+      page(
+        'Letter of Transmittal',
+        'A.pdf p. 2',
+        'The exposure time for the subject property is estimated to be less than six months.',
+      ),
+    ]);
+    expect(lead('How long would it take to sell the property?', docs)).toContain(
+      'less than six months',
+    );
+  });
 });

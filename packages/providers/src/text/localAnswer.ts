@@ -1881,8 +1881,12 @@ const MEASURED =
   /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|sf|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
 /** Words of a time. */
 const TIME_WORDS = ['time', 'minutes', 'hours', 'days', 'weeks', 'months', 'years', 'period'];
-/** A time a figure measures ("less than 12 months"). */
-const TIME_MEASURED = /\d\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b/i;
+/**
+ * A time a figure measures ("less than 12 months"), or a number written as a word: "less than
+ * six months" is as much a time as "6 months".
+ */
+const TIME_MEASURED =
+  /(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty))\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b/i;
 /** A question a number answers ("How old is the roof?"). */
 const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 
@@ -3053,7 +3057,11 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // Only a related word ("make" for brand, in "make up the shortfall"), and nothing asked in
     // its section's title either: weaker than a word asked.
     else if (!direct) score *= 0.7;
-    if (quantity && /\d/.test(f.text.replace(REFERENCE, ''))) {
+    // "less than six months" is a figure of a time, in words.
+    if (
+      quantity &&
+      (/\d/.test(f.text.replace(REFERENCE, '')) || (lasting && TIME_MEASURED.test(f.text)))
+    ) {
       score *= 1.3;
       // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number.
       if (sized && (lasting ? TIME_MEASURED : MEASURED).test(f.text)) score *= 1.3;
