@@ -3996,4 +3996,22 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       'less than six months',
     );
   });
+
+  it('reads an automated valuation under a product name that ends in "AVM™"', () => {
+    const docs = numbered([
+      page(
+        'Rental Trends',
+        'A.pdf p. 19',
+        'ESTIMATED RENT\n\nEstimated Value: 2010\n\nEstimated Value High: 2300',
+      ),
+      page(
+        'Property Details',
+        'A.pdf p. 20',
+        'ESTIMATED VALUE\n\nExampleAVM™: $212,400\n\nConfidence Score: 88',
+      ),
+    ]);
+    expect(lead('What is the automated valuation estimate?', docs)).toContain('$212,400');
+    // A label may end in the sign: it is a pair, read under the heading above it.
+    expect(labelPairs('ExampleAVM™: $212,400')?.pairs).toEqual(['ExampleAVM™: $212,400']);
+  });
 });

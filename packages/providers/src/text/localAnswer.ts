@@ -808,7 +808,7 @@ function capitalised(word: string): boolean {
  * Null when the line holds no label. Pure.
  */
 export function labelPairs(line: string): { subject: string | null; pairs: string[] } | null {
-  const colons = [...line.matchAll(/(?<=[\p{L}\p{N})])\s?:+(?=\s|$)/gu)].map((m) => ({
+  const colons = [...line.matchAll(/(?<=[\p{L}\p{N})™®])\s?:+(?=\s|$)/gu)].map((m) => ({
     at: m.index,
     end: m.index + m[0].length,
   }));
@@ -1756,6 +1756,7 @@ const COMMON_ACRONYMS: ReadonlyMap<string, readonly string[]> = new Map([
   ['sf', ['square', 'foot', 'feet']],
   ['psf', ['per', 'square', 'foot']],
   ['sqft', ['square', 'foot', 'feet']],
+  ['avm', ['automated', 'valuation', 'model']],
 ]);
 
 /**
@@ -2407,7 +2408,14 @@ function yearBoundOf(query: string): { ends: RegExp; starts: RegExp; before: boo
  * Sell", a section "Buy-Sell Signed"): it sells nothing, so it is one word of its own. Pure.
  */
 function namingWords(text: string): string[] {
-  return foldWords(text.replace(/\bbuy[- ]sell\b/giu, 'buysell'));
+  return foldWords(
+    text
+      .replace(/\bbuy[- ]sell\b/giu, 'buysell')
+      // A trade mark sign is no word ("™" folds to "TM", which would join the name before it),
+      // and a product named by an acronym it ends with ("ExampleAVM™: $…") says the acronym.
+      .replace(/™/gu, ' ')
+      .replace(/(?<=\p{Ll})(?=\p{Lu}{2,}(?![\p{L}\p{N}]))/gu, ' '),
+  );
 }
 
 /**
