@@ -80,6 +80,11 @@ describe('LocalEmbedder', () => {
         'Structural inspection carried out over two days',
       ],
       [
+        'How much office space is there?',
+        'Office space: 1,750 sf on the main floor',
+        'Office space: carpet on the main floor',
+      ],
+      [
         'What condition is the water heater in?',
         'Water heater: 50 gallon, gas, condition fair',
         'Water heater: 50 gallon, gas, condition noted',
@@ -136,6 +141,11 @@ describe('LocalEmbedder', () => {
       'sum',
       'person',
     ]);
+    expect(answerKinds('How much living area does the house have?')).toEqual(['measure']);
+    expect(answerKinds('Site: 2.5 acres, level')).toEqual(['measure']);
+    // A price asked of a space is no area; an amount of space said in words holds no figure.
+    expect(answerKinds('How much was each garage space adjusted?')).toEqual([]);
+    expect(answerKinds('Office space: ample')).toEqual([]);
     expect(answerKinds('Roof covering: asphalt shingles, two layers')).toEqual([]);
   });
 

@@ -103,6 +103,13 @@ const ASKS_PERSON =
 const ASKS_CONDITION = /\b(?:condition|rated|rating|state of repair)\b|\bhow good\b/i;
 const HOLDS_CONDITION =
   /\b(?:good|fair|poor|satisfactory|serviceable|deficient|excellent|average|C[1-6])\b/i;
+/**
+ * "How much office space is there?" asks for a measure of area, which a report gives as a figure
+ * with its unit ("1,750 sf", "2.5 acres"), not by the word asked.
+ */
+const ASKS_MEASURE = /\bhow much (?:[\p{L}-]+ ){0,2}(?:space|area|land)\b/iu;
+const HOLDS_MEASURE =
+  /\d[\d,.]*\s?(?:sf|sq\.?\s?(?:ft|feet|m)\.?|square (?:feet|foot|met(?:er|re)s?)|acres?|m2|m²)(?![\p{L}])/iu;
 const QUESTION_WORD = /^\s*(?:who|when|what|which|how|where|why)\b/i;
 const QUESTION_WORDS_MAX = 30;
 /** A kind weighs twice a word: it stands for the one thing the question cannot name. */
@@ -118,10 +125,10 @@ function isQuestion(text: string): boolean {
 /**
  * The kinds of answer `text` asks for (a question) or holds (any other text): a question that
  * asks "when" is nearer a text that holds a date, "how much … cost" one that holds a sum, "who
- * carried out" one that names a person by their role. A lexical embedder cannot see that "When
- * was the property inspected?" is answered by "Inspection: 03/14/2024" rather than by every
- * other line on inspecting; the kind adds one feature on both sides, the same one, so such a pair
- * comes closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question when it
+ * carried out" one that names a person by their role, "how much office space" one that holds a
+ * figure of area. A lexical embedder cannot see that "When was the property inspected?" is
+ * answered by "Inspection: 03/14/2024" rather than by every other line on inspecting; the kind
+ * adds one feature on both sides, the same one, so such a pair comes closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question when it
  * is short and ends with a question mark or opens with a question word. Pure.
  */
 export function answerKinds(text: string): string[] {
@@ -131,11 +138,13 @@ export function answerKinds(text: string): string[] {
     if (ASKS_SUM.test(text)) kinds.push('sum');
     if (ASKS_PERSON.test(text)) kinds.push('person');
     if (ASKS_CONDITION.test(text)) kinds.push('condition');
+    if (ASKS_MEASURE.test(text)) kinds.push('measure');
   } else {
     if (HOLDS_DATE.test(text)) kinds.push('date');
     if (HOLDS_SUM.test(text)) kinds.push('sum');
     if (HOLDS_PERSON.test(text)) kinds.push('person');
     if (HOLDS_CONDITION.test(text)) kinds.push('condition');
+    if (HOLDS_MEASURE.test(text)) kinds.push('measure');
   }
   return kinds;
 }
