@@ -53,6 +53,13 @@ describe('LocalEmbedder', () => {
       'Roof: full, asphalt shingle cover',
     ]);
     expect(cosine(footing!, basement!)).toBeGreaterThan(cosine(footing!, roof!) + 0.05);
+    // How long a house takes to sell, asked of its marketing or exposure time.
+    const [sell, exposure, listing] = await embedder.embed([
+      'How long would the house take to sell?',
+      'Exposure time: 30 to 90 days',
+      'Listing time: 30 to 90 days',
+    ]);
+    expect(cosine(sell!, exposure!)).toBeGreaterThan(cosine(sell!, listing!) + 0.05);
     // How much of a lot may be covered, asked of the coverage a zoning code allows.
     const [covered, coverage, height] = await embedder.embed([
       'How much of the lot can be covered by buildings?',
@@ -132,6 +139,9 @@ describe('LocalEmbedder', () => {
     // A year, not a date: "Year Built: 1930" holds no date.
     expect(answerKinds('When was the house built?')).toEqual([]);
     expect(answerKinds('What did comparable 2 sell for?')).toEqual(['sum']);
+    // An adjustment asked "how much" of is an amount; a part adjusted is asked of no amount.
+    expect(answerKinds('How much was each garage space adjusted?')).toEqual(['sum']);
+    expect(answerKinds('Was the burner adjusted?')).toEqual([]);
     expect(answerKinds('Who appraised the property?')).toEqual(['person']);
     // A lender or a client may be a bank.
     expect(answerKinds('Who is the lender?')).toEqual([]);
@@ -143,8 +153,8 @@ describe('LocalEmbedder', () => {
     ]);
     expect(answerKinds('How much living area does the house have?')).toEqual(['measure']);
     expect(answerKinds('Site: 2.5 acres, level')).toEqual(['measure']);
-    // A price asked of a space is no area; an amount of space said in words holds no figure.
-    expect(answerKinds('How much was each garage space adjusted?')).toEqual([]);
+    // An amount of space said in words holds no figure.
+    expect(answerKinds('How much office space was let?')).toEqual(['measure']);
     expect(answerKinds('Office space: ample')).toEqual([]);
     expect(answerKinds('Roof covering: asphalt shingles, two layers')).toEqual([]);
   });

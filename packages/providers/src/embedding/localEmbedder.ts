@@ -62,7 +62,7 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   ],
   garage: ['garage', 'garages', 'carport', 'carports'],
   repair: ['repair', 'repairs', 'repaired', 'defect', 'defects', 'deficiency', 'deficiencies'],
-  marketing: ['marketing', 'exposure'],
+  marketing: ['marketing', 'exposure', 'sell'],
   cover: ['cover', 'covers', 'covered', 'covering', 'coverings', 'coverage'],
   rent: ['rent', 'rents', 'rental', 'rented', 'lease', 'leased'],
 };
@@ -95,7 +95,7 @@ const ASKS_DATE = /^\s*when\b|\bwhat (?:date|day)\b/i;
 const ASKS_YEAR =
   /\b(?:built|constructed|installed|replaced|renovated|remodell?ed|updated|added|erected|sold|bought|purchased|acquired|transferred)\b/i;
 const ASKS_SUM =
-  /\b(?:cost|costs|price|priced|fee|fees|pay|paid|sell for|sold for|worth|rent|tax|taxes|charge)\b/i;
+  /\b(?:cost|costs|price|priced|fee|fees|pay|paid|sell for|sold for|worth|rent|tax|taxes|charge)\b|\bhow much\b.*\badjusted\b/i;
 /** "Who is the lender?" may name a bank; "Who carried out …?", "Who is the inspector?" a person. */
 const ASKS_PERSON =
   /^\s*who\b(?=.*\b(?:inspector|appraiser|engineer|surveyor|agent|broker|realtor|assistant|thermographer|did|\w+ed)\b)/i;
