@@ -76,7 +76,7 @@ describe('clientAsked', () => {
   });
 
   it('asks no client of another question', () => {
-    // A price, a "for" not at the end, a "Who" of two words.
+    // A price, a "for" not at the end, a "Who" of two words, a question that says "client".
     expect(clientAsked('What did it sell for?')).toBeNull();
     expect(clientAsked('Who is the report for by?')).toBeNull();
     expect(clientAsked('Who for?')).toBeNull();

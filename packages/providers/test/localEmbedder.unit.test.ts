@@ -153,8 +153,8 @@ describe('LocalEmbedder', () => {
     ]);
     expect(answerKinds('How much living area does the house have?')).toEqual(['measure']);
     expect(answerKinds('Site: 2.5 acres, level')).toEqual(['measure']);
-    // An amount of space said in words holds no figure.
     expect(answerKinds('How much office space was let?')).toEqual(['measure']);
+    // An amount of space said in words holds no figure.
     expect(answerKinds('Office space: ample')).toEqual([]);
     expect(answerKinds('Roof covering: asphalt shingles, two layers')).toEqual([]);
   });

@@ -128,8 +128,9 @@ function isQuestion(text: string): boolean {
  * carried out" one that names a person by their role, "how much office space" one that holds a
  * figure of area. A lexical embedder cannot see that "When was the property inspected?" is
  * answered by "Inspection: 03/14/2024" rather than by every other line on inspecting; the kind
- * adds one feature on both sides, the same one, so such a pair comes closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question when it
- * is short and ends with a question mark or opens with a question word. Pure.
+ * adds one feature on both sides, the same one, so such a pair comes closer (docs/adr/076,
+ * addendum "kinds of answer"). A text is read as a question when it is short and ends with a
+ * question mark or opens with a question word. Pure.
  */
 export function answerKinds(text: string): string[] {
   const kinds: string[] = [];
