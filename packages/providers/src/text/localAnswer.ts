@@ -1882,12 +1882,16 @@ const MEASURED =
   /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|sf|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
 /** Words of a time. */
 const TIME_WORDS = ['time', 'minutes', 'hours', 'days', 'weeks', 'months', 'years', 'period'];
+/** Numbers written as words, two to twelve. */
+const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
 /**
  * A time a figure measures ("less than 12 months"), or a number written as a word: "less than
  * six months" is as much a time as "6 months".
  */
-const TIME_MEASURED =
-  /(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty))\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b/i;
+const TIME_MEASURED = new RegExp(
+  `(?:\\d|\\b(?:one|${NUMBER_WORDS}|eighteen|twenty|thirty))\\s?(years?|yrs?|months?|weeks?|days?|hours?|minutes?)\\b`,
+  'i',
+);
 /** A question a number answers ("How old is the roof?"). */
 const MEASURE_QUESTION = new RegExp(`\\bhow (${MEASURES})\\b`, 'i');
 
@@ -2325,8 +2329,6 @@ function countedNoun(query: string): string | null {
   return noun && !STOPWORDS.has(noun) ? noun : null;
 }
 
-/** Numbers written as words, two to twelve. */
-const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
 /** A word that is a count: "12", "1,200", "two". */
 const COUNT_NUMBER = new RegExp(`^(\\d[\\d,]*|${NUMBER_WORDS})$`);
 
@@ -2836,7 +2838,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     counted === null
       ? null
       : new RegExp(
-          `[$€£]\\s?\\d[\\d,.]*\\s*(?:\\/|per\\s+)\\s*${counted.replace(/s$/, '')}s?\\b`,
+          `${MONEY.source}\\s*(?:\\/|per\\s+)\\s*${counted.replace(/s$/, '')}s?\\b`,
           'giu',
         );
   const kind = KIND_QUESTION.test(query);
