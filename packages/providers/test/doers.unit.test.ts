@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAsked, doerAsked, doersOf, ingForm, mannerAsked } from '../src/index.js';
+import { clientAsked, doerAsked, doersOf, ingForm, mannerAsked, spanAsked } from '../src/index.js';
 
 const FUNCTION_WORDS = new Set(['is', 'the', 'of', 'was', 'did', 'out']);
 
@@ -81,5 +81,23 @@ describe('clientAsked', () => {
     expect(clientAsked('Who is the report for by?')).toBeNull();
     expect(clientAsked('Who for?')).toBeNull();
     expect(clientAsked('Who is the client?')).toBeNull();
+  });
+});
+
+describe('spanAsked', () => {
+  it('finds a "How long has …" question, and the word after "How" to search as "since"', () => {
+    expect(spanAsked('How long has the appraiser worked in this market?')).toEqual({
+      index: 1,
+      word: 'since',
+    });
+    expect(spanAsked('how long have the sellers owned it')?.index).toBe(1);
+    expect(spanAsked('How many years has the roof been leaking?')?.index).toBe(1);
+  });
+
+  it('asks no span of another question', () => {
+    // A length, a time ago, a count of other things.
+    expect(spanAsked('How long is the warranty?')).toBeNull();
+    expect(spanAsked('How long ago was the roof replaced?')).toBeNull();
+    expect(spanAsked('How many rooms have been updated?')).toBeNull();
   });
 });

@@ -96,6 +96,11 @@ describe('LocalEmbedder', () => {
         'Water heater: 50 gallon, gas, condition fair',
         'Water heater: 50 gallon, gas, condition noted',
       ],
+      [
+        'How long has the appraiser worked in this market?',
+        'The appraiser has appraised homes in this market since 2004.',
+        'The appraiser has appraised homes in this market and in others.',
+      ],
     ];
     for (const [question, holds, other] of pairs) {
       const [q, a, b] = await embedder.embed([question, holds, other]);
@@ -157,6 +162,15 @@ describe('LocalEmbedder', () => {
     // An amount of space said in words holds no figure.
     expect(answerKinds('Office space: ample')).toEqual([]);
     expect(answerKinds('Roof covering: asphalt shingles, two layers')).toEqual([]);
+    // A span up to now, given by its start or its length.
+    expect(answerKinds('How long has the appraiser worked in this market?')).toEqual(['span']);
+    expect(answerKinds('How many years have the owners lived there?')).toEqual(['span']);
+    expect(answerKinds('Appraising in this market since 2002.')).toEqual(['span']);
+    expect(answerKinds('Owned by the sellers for over 12 years')).toEqual(['span']);
+    // A length is no span up to now; a year alone, or "since" with no year, says no start.
+    expect(answerKinds('How long is the roof warranty?')).toEqual([]);
+    expect(answerKinds('Roof replaced in 2002')).toEqual([]);
+    expect(answerKinds('Vacant since the sellers moved out')).toEqual([]);
   });
 
   it('folds accents like the keyword leg', () => {

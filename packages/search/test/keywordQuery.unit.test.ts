@@ -80,6 +80,16 @@ describe('keywordQuery', () => {
     expect(keywordQuery('Who is the report prepared for by?')).toBe('report prepared');
   });
 
+  it('searches the "long" of a "How long has …" as "since"', () => {
+    // A report gives a span up to now by its start ("… in this market since 2002").
+    expect(keywordQuery('How long has the appraiser worked in this market?')).toBe(
+      'since appraiser worked market?',
+    );
+    expect(keywordQuery('How many years have they owned it?')).toBe('since years owned');
+    // A length is asked by other words: "long" is not searched.
+    expect(keywordQuery('How long is the roof warranty?')).toBe('roof warranty?');
+  });
+
   it('searches the verb a "Who" asks also by the noun of its doer', () => {
     // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
     expect(keywordQuery('Who appraised the property?')).toBe(

@@ -3,7 +3,7 @@
  * the noun ("Appraiser: …", "| APPRAISER |"), not the verb. Both retrieval legs search a "who"
  * question also by the noun of the one who does what it asks (docs/adr/076, the stop 55
  * addendum). "How is the property zoned?" likewise asks for what a report labels "Zoning: …"
- * (the stop 56 and 57 addenda).
+ * (the stop 56 and 57 addenda), and "How long has …" a span up to now (the stop 59 addendum).
  */
 
 /**
@@ -104,5 +104,23 @@ export function clientAsked(question: string): { index: number; noun: string } |
   const index = words.length - 1;
   return words[0] === 'who' && index >= 2 && words[index] === 'for'
     ? { index, noun: 'client' }
+    : null;
+}
+
+/**
+ * A span of time up to now, which a "How long has …" question asks: "How long has the appraiser
+ * worked in this market?", "How many years have they owned it?". A report gives such a span by
+ * its start ("… in this market since 2002") or its length ("for 20 years"), not by the words
+ * asked, and "long" is the start of "longitude". The place of the word after "How" among the
+ * question's words (split at white space), which the keyword leg searches as "since". Null for
+ * any other question ("How long is the warranty?" asks a length; "How long ago …" a time).
+ * Pure.
+ */
+export function spanAsked(question: string): { index: number; word: 'since' } | null {
+  const words = questionWords(question);
+  if (words[0] !== 'how') return null;
+  const verb = words[1] === 'long' ? 2 : words[1] === 'many' && words[2] === 'years' ? 3 : -1;
+  return verb > 0 && /^(?:has|have|had)$/.test(words[verb] ?? '')
+    ? { index: 1, word: 'since' }
     : null;
 }

@@ -1,4 +1,4 @@
-import { bareWord, clientAsked, doerAsked, mannerAsked } from '@reports/providers';
+import { bareWord, clientAsked, doerAsked, mannerAsked, spanAsked } from '@reports/providers';
 import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
@@ -120,8 +120,8 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * a "Where" by "location", a "How old" by "age" and "year", and the verb a "Who" asks by the
  * noun of its doer ("appraised": "appraiser", `doerAsked`); the measure a "How" asks ("How big",
  * "How long") is not searched, the participle that ends a "How is …" by its "-ing" noun
- * ("How is it zoned?": "zoning", `mannerAsked`), and the "for" that ends a "Who … for?" by
- * "client" (`clientAsked`).
+ * ("How is it zoned?": "zoning", `mannerAsked`), the "for" that ends a "Who … for?" by
+ * "client" (`clientAsked`), and the "long" of a "How long has …" by "since" (`spanAsked`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -133,11 +133,16 @@ export function keywordQuery(query: string, families = false): string {
   const how = /^how$/i.test(words[0] ?? '');
   const manner = mannerAsked(query);
   const client = clientAsked(query);
+  const span = spanAsked(query);
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
     // "Who is the appraisal for?" asks for the party a report names its client ("Client: …");
     // "for", a function word, is searched as that noun.
     if (i === client?.index) return [client.noun];
+    // "How long has the appraiser worked in this market?" asks for a span up to now, which a
+    // report gives by its start ("… since 2002"): "long" (or the "many" of "How many years
+    // has …"), not searched as a measure, is searched as "since".
+    if (i === span?.index) return [span.word];
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
     // …"), and "When was it built?" for a year ("Year Built: …"); the word itself stays, as
     // prose says it ("… when it was new construction in 2004").
