@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clientAsked, doerAsked, doersOf, ingForm, mannerAsked, spanAsked } from '../src/index.js';
+import {
+  clientAsked,
+  doerAsked,
+  doersOf,
+  holdsSpan,
+  ingForm,
+  mannerAsked,
+  spanAsked,
+} from '../src/index.js';
 
 const FUNCTION_WORDS = new Set(['is', 'the', 'of', 'was', 'did', 'out']);
 
@@ -99,5 +107,17 @@ describe('spanAsked', () => {
     expect(spanAsked('How long is the warranty?')).toBeNull();
     expect(spanAsked('How long ago was the roof replaced?')).toBeNull();
     expect(spanAsked('How many rooms have been updated?')).toBeNull();
+  });
+});
+
+describe('holdsSpan', () => {
+  it('reads a span up to now by its start or its length', () => {
+    expect(holdsSpan('Appraising in this market since 2002.')).toBe(true);
+    expect(holdsSpan('Vacant since May 2024')).toBe(true);
+    expect(holdsSpan('Owned by the sellers for over 12 years')).toBe(true);
+    // A year alone, "since" with no year, a length of something else.
+    expect(holdsSpan('Roof replaced in 2002')).toBe(false);
+    expect(holdsSpan('Vacant since the sellers moved out')).toBe(false);
+    expect(holdsSpan('A 12 year warranty')).toBe(false);
   });
 });

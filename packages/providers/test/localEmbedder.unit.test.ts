@@ -97,6 +97,11 @@ describe('LocalEmbedder', () => {
         'Water heater: 50 gallon, gas, condition noted',
       ],
       [
+        'What share of the units is expected to presell?',
+        'Units expected to presell: about 50% of them',
+        'Units expected to presell: about half of them',
+      ],
+      [
         'How long has the appraiser worked in this market?',
         'The appraiser has appraised homes in this market since 2004.',
         'The appraiser has appraised homes in this market and in others.',
@@ -167,6 +172,15 @@ describe('LocalEmbedder', () => {
     expect(answerKinds('How many years have the owners lived there?')).toEqual(['span']);
     expect(answerKinds('Appraising in this market since 2002.')).toEqual(['span']);
     expect(answerKinds('Owned by the sellers for over 12 years')).toEqual(['span']);
+    // A part of a whole, given as a percentage.
+    expect(answerKinds('What share of the units is expected to presell?')).toEqual(['share']);
+    expect(answerKinds('How much of the lot can be covered by buildings?')).toEqual(['share']);
+    expect(answerKinds('How built up is the neighborhood?')).toEqual(['share']);
+    expect(answerKinds('Built-Up: Over 75%')).toEqual(['share']);
+    expect(answerKinds('75 percent lot coverage shall be permitted')).toEqual(['share']);
+    // "How much" of no whole asks an amount; a share said in words holds no percentage.
+    expect(answerKinds('How much office space was let?')).toEqual(['measure']);
+    expect(answerKinds('About half of the units presold')).toEqual([]);
     // A length is no span up to now; a year alone, or "since" with no year, says no start.
     expect(answerKinds('How long is the roof warranty?')).toEqual([]);
     expect(answerKinds('Roof replaced in 2002')).toEqual([]);

@@ -1,6 +1,6 @@
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 import { EMBEDDING_DIMENSIONS, normalise, type Embedder } from './embedder.js';
-import { clientAsked, doerAsked, mannerAsked, spanAsked } from '../text/doers.js';
+import { clientAsked, doerAsked, holdsSpan, mannerAsked, spanAsked } from '../text/doers.js';
 
 // Function words carry no topic; without corpus statistics (no IDF) they would dominate.
 const STOPWORDS: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
@@ -111,12 +111,13 @@ const ASKS_MEASURE = /\bhow much (?:[\p{L}-]+ ){0,2}(?:space|area|land)\b/iu;
 const HOLDS_MEASURE =
   /\d[\d,.]*\s?(?:sf|sq\.?\s?(?:ft|feet|m)\.?|square (?:feet|foot|met(?:er|re)s?)|acres?|m2|m²)(?![\p{L}])/iu;
 /**
- * "How long has the appraiser worked in this market?" asks for a span of time up to now
- * (`spanAsked`), which a report gives by its start ("since 2002", "since May 2002") or its
- * length ("for over 20 years").
+ * "What share of the units is expected to presell?", "How much of the lot can be covered?", "How
+ * built up is the neighborhood?" ask for a part of a whole, which a report gives as a percentage
+ * ("Approximately 50% presales", "75 percent lot coverage", "Built-Up: Over 75%").
  */
-const HOLDS_SPAN =
-  /\bsince (?:\p{L}+\.? )?(?:19|20)\d\d\b|\bfor (?:over |more than |the (?:past|last) )?\d+ years\b/iu;
+const ASKS_SHARE =
+  /\b(?:what|which) (?:share|percentage|proportion|portion|fraction|percent) of\b|\bhow much of (?:the|a|an|its|this)\b|\bwhat percent(?:age)?\b|\bhow built[- ]up\b/i;
+const HOLDS_SHARE = /\d\s?%|\b\d+(?:\.\d+)? percent\b/i;
 const QUESTION_WORD = /^\s*(?:who|when|what|which|how|where|why)\b/i;
 const QUESTION_WORDS_MAX = 30;
 /** A kind weighs twice a word: it stands for the one thing the question cannot name. */
@@ -133,11 +134,12 @@ function isQuestion(text: string): boolean {
  * The kinds of answer `text` asks for (a question) or holds (any other text): a question that
  * asks "when" is nearer a text that holds a date, "how much … cost" one that holds a sum, "who
  * carried out" one that names a person by their role, "how much office space" one that holds a
- * figure of area, "how long has" one that says since when. A lexical embedder cannot see that
- * "When was the property inspected?" is answered by "Inspection: 03/14/2024" rather than by
- * every other line on inspecting; the kind adds one feature on both sides, the same one, so such
- * a pair comes closer (docs/adr/076, addendum "kinds of answer"). A text is read as a question
- * when it is short and ends with a question mark or opens with a question word. Pure.
+ * figure of area, "how long has" one that says since when, "what share of" one that holds a
+ * percentage. A lexical embedder cannot see that "When was the property inspected?" is answered
+ * by "Inspection: 03/14/2024" rather than by every other line on inspecting; the kind adds one
+ * feature on both sides, the same one, so such a pair comes closer (docs/adr/076, addendum
+ * "kinds of answer"). A text is read as a question when it is short and ends with a question
+ * mark or opens with a question word. Pure.
  */
 export function answerKinds(text: string): string[] {
   const kinds: string[] = [];
@@ -148,13 +150,15 @@ export function answerKinds(text: string): string[] {
     if (ASKS_CONDITION.test(text)) kinds.push('condition');
     if (ASKS_MEASURE.test(text)) kinds.push('measure');
     if (spanAsked(text)) kinds.push('span');
+    if (ASKS_SHARE.test(text)) kinds.push('share');
   } else {
     if (HOLDS_DATE.test(text)) kinds.push('date');
     if (HOLDS_SUM.test(text)) kinds.push('sum');
     if (HOLDS_PERSON.test(text)) kinds.push('person');
     if (HOLDS_CONDITION.test(text)) kinds.push('condition');
     if (HOLDS_MEASURE.test(text)) kinds.push('measure');
-    if (HOLDS_SPAN.test(text)) kinds.push('span');
+    if (holdsSpan(text)) kinds.push('span');
+    if (HOLDS_SHARE.test(text)) kinds.push('share');
   }
   return kinds;
 }

@@ -124,3 +124,15 @@ export function spanAsked(question: string): { index: number; word: 'since' } | 
     ? { index: 1, word: 'since' }
     : null;
 }
+
+/**
+ * A span up to now said by its start or its length: "… in this market since 2002", "since May
+ * 2002", "owned for over 20 years". What a `spanAsked` question asks for.
+ */
+const HOLDS_SPAN =
+  /\bsince (?:\p{L}+\.? )?(?:19|20)\d\d\b|\bfor (?:over |more than |the (?:past|last) )?\d+ years\b/iu;
+
+/** Whether `text` says a span up to now, as a "How long has …" question asks (`spanAsked`). Pure. */
+export function holdsSpan(text: string): boolean {
+  return HOLDS_SPAN.test(text);
+}
