@@ -3997,6 +3997,34 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
   });
 
+  it('reads the year a span began as the answer to "How long has …?"', () => {
+    const question = 'How long has the appraiser worked in this market?';
+    const rentals = page(
+      'Rent Schedule',
+      'A.pdf p. 13',
+      'Due to the limited number of rentals in the market, the appraiser expanded the search ' +
+        'area, with one rental located nearly five miles away.',
+    );
+    const competency = page(
+      'Text Addendum',
+      'A.pdf p. 9',
+      'GEOGRAPHIC COMPETENCY\n\nThe appraiser has been appraising homes within this market ' +
+        'since 2004.',
+    );
+    // "since 2004" answers "long", as "five miles" does not.
+    expect(lead(question, numbered([rentals, competency]))).toContain('since 2004');
+    // Beside a time that is no span up to now, the year it began is still a time.
+    const basement = page(
+      'Basement',
+      'A.pdf p. 11',
+      'No sales with a finished basement were found in the market over the past two years, ' +
+        'so the appraiser cannot measure its effect on value.',
+    );
+    expect(localAnswer(numbered([rentals, basement, competency]), question)).toContain(
+      'since 2004',
+    );
+  });
+
   it('reads an automated valuation under a product name that ends in "AVM™"', () => {
     const docs = numbered([
       page(

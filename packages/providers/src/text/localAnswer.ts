@@ -1,7 +1,7 @@
 import { splitSentences } from './sentences.js';
 import { foldWords } from '../embedding/localEmbedder.js';
 import type { ContextDocument } from './chatModel.js';
-import { mannerAsked } from './doers.js';
+import { holdsSpan, mannerAsked, spanAsked } from './doers.js';
 
 /**
  * The local answerer's reading of a turn's documents (docs/adr/132-local-answerer.md): the
@@ -2530,9 +2530,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const framing = asked.filter((t) => FINDING_FRAME.test(t) || (advice && ADVICE_FRAME.test(t)));
   // "Who made the furnace?": made frames the question; the furnace is what it is about.
   const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
+  // "How long has the appraiser worked in this market?": a span up to now ("since 2002").
+  const span = spanAsked(query) !== null;
   const lasting =
-    /\bhow long\b/i.test(query) &&
-    /\b(take|takes|took|last|lasts|until|ago|sell|sold|time|period)\b/i.test(query);
+    span ||
+    (/\bhow long\b/i.test(query) &&
+      /\b(take|takes|took|last|lasts|until|ago|sell|sold|time|period)\b/i.test(query));
   // "What was the building used for?": what occupied it ("occupied as a retail store").
   const usedFor = /\bused (?:for|as)\b/i.test(query);
   const relatedOf = (t: string): readonly string[] =>
@@ -3031,6 +3034,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         // months": a time from now names its event in the words around it.
         (ahead && AHEAD.test(f.text) && [...words].some((w) => sameWord(t, w))) ||
         (who && t === 'who' && (byRole || namesPerson(f.text) || OWNED_BY.test(f.text))) ||
+        // "How long has the appraiser worked here?" of "… appraising here since 2002".
+        (span && (t === 'long' || t === 'years') && holdsSpan(f.text)) ||
         (engaged !== null && (t === 'who' || sameDeed(t, engaged)))
       ) {
         score += w;
@@ -3073,8 +3078,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       (/\d/.test(f.text.replace(REFERENCE, '')) || (lasting && TIME_MEASURED.test(f.text)))
     ) {
       score *= 1.3;
-      // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number.
-      if (sized && (lasting ? TIME_MEASURED : MEASURED).test(f.text)) score *= 1.3;
+      // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number;
+      // "How long has …?": a time, or the year it began ("since 2002").
+      const timed = lasting && (TIME_MEASURED.test(f.text) || (span && holdsSpan(f.text)));
+      if (sized && (lasting ? timed : MEASURED.test(f.text))) score *= 1.3;
       // "What vacancy rate was used?": a percentage.
       // "What adjustment rate was used for living area?": so much a unit ("$75.00psf").
       if (rate && (/\d\s?%/.test(f.text) || PER_UNIT.test(f.text))) score *= 1.3;
