@@ -4025,6 +4025,23 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     );
   });
 
+  it('answers "How much of …?" with an area of it when no share is given', () => {
+    const docs = numbered([
+      page(
+        'Income Approach',
+        'A.pdf p. 20',
+        'A portion of the basement level is leased to Example Bank at a rate of $4.74/sf.',
+      ),
+      page(
+        'Property Description',
+        'A.pdf p. 10',
+        'The building is fully occupied by its owner except for 3,740 sf of the basement that ' +
+          'is leased to Example Bank.',
+      ),
+    ]);
+    expect(lead('How much of the basement is leased to the bank?', docs)).toContain('3,740 sf');
+  });
+
   it('reads an automated valuation under a product name that ends in "AVM™"', () => {
     const docs = numbered([
       page(

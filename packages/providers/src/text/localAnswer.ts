@@ -3156,8 +3156,10 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (!adjustAsked && ADJUSTMENT.test(f.text)) score *= 0.7;
     // A form's placeholder ("This is where the Garage photo would display.") says nothing.
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
-    // "How much of the terrace …": a share.
-    if (share) score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : 0.8;
+    // "How much of the terrace …": a share; "How much of the basement is leased?": a share, or
+    // an area of it ("3,740 sf of the basement"), more than "a portion" of it.
+    if (share)
+      score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : AREA_VALUE.test(f.text) ? 1 : 0.8;
     // A drawing's labels run together ("PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP
     // EMPLOYEE BATHROOM …"): nearly every word in capitals.
     if (!f.labelled && drawingText(f.text)) score *= 0.5;
