@@ -3080,8 +3080,13 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       score *= 1.3;
       // "How long is the crack?": a figure with its unit ("~30cm"), more than a bare number;
       // "How long has …?": a time, or the year it began ("since 2002").
-      const timed = TIME_MEASURED.test(f.text) || (span && holdsSpan(f.text));
-      if (sized && (lasting ? timed : MEASURED.test(f.text))) score *= 1.3;
+      if (
+        sized &&
+        (lasting
+          ? TIME_MEASURED.test(f.text) || (span && holdsSpan(f.text))
+          : MEASURED.test(f.text))
+      )
+        score *= 1.3;
       // "What vacancy rate was used?": a percentage.
       // "What adjustment rate was used for living area?": so much a unit ("$75.00psf").
       if (rate && (/\d\s?%/.test(f.text) || PER_UNIT.test(f.text))) score *= 1.3;
