@@ -3,9 +3,11 @@ import {
   clientAsked,
   doerAsked,
   doersOf,
+  holdsShare,
   holdsSpan,
   ingForm,
   mannerAsked,
+  shareAsked,
   spanAsked,
 } from '../src/index.js';
 
@@ -119,5 +121,34 @@ describe('holdsSpan', () => {
     expect(holdsSpan('Roof replaced in 2002')).toBe(false);
     expect(holdsSpan('Vacant since the sellers moved out')).toBe(false);
     expect(holdsSpan('A 12 year warranty')).toBe(false);
+  });
+});
+
+describe('shareAsked', () => {
+  it('finds a question that asks for a part of a whole', () => {
+    expect(shareAsked('What share of the units is expected to presell?')).toBe(true);
+    expect(shareAsked('Which portion of the roof covering is original?')).toBe(true);
+    expect(shareAsked('How much of the lot can be covered by buildings?')).toBe(true);
+    expect(shareAsked('What percent is owner occupied?')).toBe(true);
+    expect(shareAsked('How built up is the neighborhood?')).toBe(true);
+  });
+
+  it('asks no share of another question', () => {
+    // An amount, a place, a count.
+    expect(shareAsked('How much does the roof cost to replace?')).toBe(false);
+    expect(shareAsked('What part of the roof leaks?')).toBe(false);
+    expect(shareAsked('How many units are there?')).toBe(false);
+  });
+});
+
+describe('holdsShare', () => {
+  it('reads a percentage, by its sign or in words', () => {
+    expect(holdsShare('Approximately 50% presales')).toBe(true);
+    expect(holdsShare('Damaged: 40 %')).toBe(true);
+    expect(holdsShare('75 percent lot coverage shall be permitted')).toBe(true);
+    expect(holdsShare('12.5 per cent of the cost')).toBe(true);
+    // "percent" with no figure, a figure of something else.
+    expect(holdsShare('The percentage is not known')).toBe(false);
+    expect(holdsShare('Built in 1975, 3 units')).toBe(false);
   });
 });

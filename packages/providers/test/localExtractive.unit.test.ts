@@ -492,6 +492,13 @@ describe('local answerer: forms, cards and tables of report apps', () => {
         '- Waterproofing membrane bubbling and cracked across approximately 40% of terrace area.',
       ]),
     ).toContain('40%');
+    // The same share, asked for as a portion.
+    expect(
+      first('What portion of the terrace waterproofing is damaged?', [
+        'Fig 4.1 - Waterproofing membrane bubbling, Roof Terrace Zone R2',
+        '- Waterproofing membrane bubbling and cracked across approximately 40% of terrace area.',
+      ]),
+    ).toContain('40%');
   });
 
   it('does not answer with a blank of a form template', () => {

@@ -1,6 +1,14 @@
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 import { EMBEDDING_DIMENSIONS, normalise, type Embedder } from './embedder.js';
-import { clientAsked, doerAsked, holdsSpan, mannerAsked, spanAsked } from '../text/doers.js';
+import {
+  clientAsked,
+  doerAsked,
+  holdsShare,
+  holdsSpan,
+  mannerAsked,
+  shareAsked,
+  spanAsked,
+} from '../text/doers.js';
 
 // Function words carry no topic; without corpus statistics (no IDF) they would dominate.
 const STOPWORDS: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
@@ -110,14 +118,6 @@ const HOLDS_CONDITION =
 const ASKS_MEASURE = /\bhow much (?:[\p{L}-]+ ){0,2}(?:space|area|land)\b/iu;
 const HOLDS_MEASURE =
   /\d[\d,.]*\s?(?:sf|sq\.?\s?(?:ft|feet|m)\.?|square (?:feet|foot|met(?:er|re)s?)|acres?|m2|m²)(?![\p{L}])/iu;
-/**
- * "What share of the units is expected to presell?", "How much of the lot can be covered?", "How
- * built up is the neighborhood?" ask for a part of a whole, which a report gives as a percentage
- * ("Approximately 50% presales", "75 percent lot coverage", "Built-Up: Over 75%").
- */
-const ASKS_SHARE =
-  /\b(?:what|which) (?:share|percentage|proportion|portion|fraction|percent) of\b|\bhow much of (?:the|a|an|its|this)\b|\bwhat percent(?:age)?\b|\bhow built[- ]up\b/i;
-const HOLDS_SHARE = /\d\s?%|\b\d+(?:\.\d+)? percent\b/i;
 const QUESTION_WORD = /^\s*(?:who|when|what|which|how|where|why)\b/i;
 const QUESTION_WORDS_MAX = 30;
 /** A kind weighs twice a word: it stands for the one thing the question cannot name. */
@@ -150,7 +150,7 @@ export function answerKinds(text: string): string[] {
     if (ASKS_CONDITION.test(text)) kinds.push('condition');
     if (ASKS_MEASURE.test(text)) kinds.push('measure');
     if (spanAsked(text)) kinds.push('span');
-    if (ASKS_SHARE.test(text)) kinds.push('share');
+    if (shareAsked(text)) kinds.push('share');
   } else {
     if (HOLDS_DATE.test(text)) kinds.push('date');
     if (HOLDS_SUM.test(text)) kinds.push('sum');
@@ -158,7 +158,7 @@ export function answerKinds(text: string): string[] {
     if (HOLDS_CONDITION.test(text)) kinds.push('condition');
     if (HOLDS_MEASURE.test(text)) kinds.push('measure');
     if (holdsSpan(text)) kinds.push('span');
-    if (HOLDS_SHARE.test(text)) kinds.push('share');
+    if (holdsShare(text)) kinds.push('share');
   }
   return kinds;
 }

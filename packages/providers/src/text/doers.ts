@@ -136,3 +136,25 @@ const HOLDS_SPAN =
 export function holdsSpan(text: string): boolean {
   return HOLDS_SPAN.test(text);
 }
+
+/**
+ * A part of a whole, which "What share of the units is expected to presell?", "How much of the
+ * lot can be covered?" and "How built up is the neighborhood?" ask for. A report gives it as a
+ * percentage ("Approximately 50% presales", "75 percent lot coverage", "Built-Up: Over 75%"),
+ * not by the words asked.
+ */
+const ASKS_SHARE =
+  /\b(?:what|which) (?:share|percentage|proportion|portion|fraction|percent) of\b|\bhow much of (?:the|a|an|its|this)\b|\bwhat percent(?:age)?\b|\bhow built[- ]up\b/i;
+
+/** Whether `question` asks for a part of a whole (`holdsShare`). Pure. */
+export function shareAsked(question: string): boolean {
+  return ASKS_SHARE.test(question);
+}
+
+/** A percentage: "50%", "40 %", "75 percent", "12.5 per cent". */
+const HOLDS_SHARE = /\d\s?%|\b\d+(?:\.\d+)? ?per ?cent\b/i;
+
+/** Whether `text` gives a part of a whole, as a `shareAsked` question asks. Pure. */
+export function holdsShare(text: string): boolean {
+  return HOLDS_SHARE.test(text);
+}

@@ -1,7 +1,7 @@
 import { splitSentences } from './sentences.js';
 import { foldWords } from '../embedding/localEmbedder.js';
 import type { ContextDocument } from './chatModel.js';
-import { holdsSpan, mannerAsked, spanAsked } from './doers.js';
+import { holdsShare, holdsSpan, mannerAsked, shareAsked, spanAsked } from './doers.js';
 
 /**
  * The local answerer's reading of a turn's documents (docs/adr/132-local-answerer.md): the
@@ -1877,6 +1877,9 @@ const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
  */
 const MEASURES =
   'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far|developed';
+/** The word a question that asks for a part of a whole names it by (`shareAsked`). */
+const SHARE_WORD = /^(?:share|percent|percentage|proportion|portion|fraction)$/;
+
 /** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
 const MEASURED =
   /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|sf|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
@@ -2788,7 +2791,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         'iu',
       )
     : null;
-  const share = /\bhow much of\b|\bwhat (share|percentage|proportion|part) of\b/i.test(query);
+  const share = shareAsked(query);
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   // "Thermal image RB02380X": an image's name, whose readings follow it.
   const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,6}\p{L}?)\b/gu)].map((m) => ({
@@ -3036,6 +3039,8 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         (who && t === 'who' && (byRole || namesPerson(f.text) || OWNED_BY.test(f.text))) ||
         // "How long has the appraiser worked here?" of "… appraising here since 2002".
         (span && (t === 'long' || t === 'years') && holdsSpan(f.text)) ||
+        // "What share of the units is expected to presell?" of "Approximately 50% presales".
+        (share && SHARE_WORD.test(t) && holdsShare(f.text)) ||
         (engaged !== null && (t === 'who' || sameDeed(t, engaged)))
       ) {
         score += w;
@@ -3163,8 +3168,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share; "How much of the basement is leased?": a share, or
     // an area of it ("3,740 sf of the basement"), more than "a portion" of it.
-    if (share)
-      score *= /\d\s?%|\bper ?cent\b/i.test(f.text) ? 1.4 : AREA_VALUE.test(f.text) ? 1 : 0.8;
+    if (share) score *= holdsShare(f.text) ? 1.4 : AREA_VALUE.test(f.text) ? 1 : 0.8;
     // A drawing's labels run together ("PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP
     // EMPLOYEE BATHROOM …"): nearly every word in capitals.
     if (!f.labelled && drawingText(f.text)) score *= 0.5;
