@@ -3,11 +3,14 @@ import {
   clientAsked,
   doerAsked,
   doersOf,
+  holdsArea,
   holdsShare,
   holdsSpan,
   ingForm,
   mannerAsked,
+  muchOf,
   shareAsked,
+  spaceAsked,
   spanAsked,
 } from '../src/index.js';
 
@@ -150,5 +153,31 @@ describe('holdsShare', () => {
     // "percent" with no figure, a figure of something else.
     expect(holdsShare('The percentage is not known')).toBe(false);
     expect(holdsShare('Built in 1975, 3 units')).toBe(false);
+  });
+});
+
+describe('muchOf and spaceAsked', () => {
+  it('reads the noun "how much" asks an amount of, and whether it is an area', () => {
+    expect(muchOf('How much excess land is there?')).toBe('land');
+    expect(muchOf('How much weight was given to the sales approach?')).toBe('weight');
+    expect(muchOf('How much does the roof cost?')).toBeNull();
+    expect(spaceAsked('How much office space does the building have?')).toBe(true);
+    expect(spaceAsked('How much finished area is above grade?')).toBe(true);
+    expect(spaceAsked('How much weight was given to the sales approach?')).toBe(false);
+    expect(spaceAsked('How much of the land is wooded?')).toBe(false);
+  });
+});
+
+describe('holdsArea', () => {
+  it('reads a figure with a unit of area', () => {
+    expect(holdsArea('Office: 1,750 sf')).toBe(true);
+    expect(holdsArea('Excess Land: 5.5 Acres')).toBe(true);
+    expect(holdsArea('5.5 AC @ $70,000/AC')).toBe(true);
+    expect(holdsArea('Site area 0.4 ha')).toBe(true);
+    expect(holdsArea('Floor area 120 m²')).toBe(true);
+    // A rate per unit, a length, a unit with no figure.
+    expect(holdsArea('Rent: $5.00/sf')).toBe(false);
+    expect(holdsArea('Frontage: 140 ft')).toBe(false);
+    expect(holdsArea('Land area not given in acres')).toBe(false);
   });
 });

@@ -163,6 +163,8 @@ describe('LocalEmbedder', () => {
     ]);
     expect(answerKinds('How much living area does the house have?')).toEqual(['measure']);
     expect(answerKinds('Site: 2.5 acres, level')).toEqual(['measure']);
+    expect(answerKinds('Excess land: 5.5 Ac, rear of the site')).toEqual(['measure']);
+    expect(answerKinds('How much land is there in total?')).toEqual(['measure']);
     expect(answerKinds('How much office space was let?')).toEqual(['measure']);
     // An amount of space said in words holds no figure.
     expect(answerKinds('Office space: ample')).toEqual([]);

@@ -3,10 +3,12 @@ import { EMBEDDING_DIMENSIONS, normalise, type Embedder } from './embedder.js';
 import {
   clientAsked,
   doerAsked,
+  holdsArea,
   holdsShare,
   holdsSpan,
   mannerAsked,
   shareAsked,
+  spaceAsked,
   spanAsked,
 } from '../text/doers.js';
 
@@ -111,13 +113,6 @@ const ASKS_PERSON =
 const ASKS_CONDITION = /\b(?:condition|rated|rating|state of repair)\b|\bhow good\b/i;
 const HOLDS_CONDITION =
   /\b(?:good|fair|poor|satisfactory|serviceable|deficient|excellent|average|C[1-6])\b/i;
-/**
- * "How much office space is there?" asks for a measure of area, which a report gives as a figure
- * with its unit ("1,750 sf", "2.5 acres"), not by the word asked.
- */
-const ASKS_MEASURE = /\bhow much (?:[\p{L}-]+ ){0,2}(?:space|area|land)\b/iu;
-const HOLDS_MEASURE =
-  /\d[\d,.]*\s?(?:sf|sq\.?\s?(?:ft|feet|m)\.?|square (?:feet|foot|met(?:er|re)s?)|acres?|m2|m²)(?![\p{L}])/iu;
 const QUESTION_WORD = /^\s*(?:who|when|what|which|how|where|why)\b/i;
 const QUESTION_WORDS_MAX = 30;
 /** A kind weighs twice a word: it stands for the one thing the question cannot name. */
@@ -148,7 +143,7 @@ export function answerKinds(text: string): string[] {
     if (ASKS_SUM.test(text)) kinds.push('sum');
     if (ASKS_PERSON.test(text)) kinds.push('person');
     if (ASKS_CONDITION.test(text)) kinds.push('condition');
-    if (ASKS_MEASURE.test(text)) kinds.push('measure');
+    if (spaceAsked(text)) kinds.push('measure');
     if (spanAsked(text)) kinds.push('span');
     if (shareAsked(text)) kinds.push('share');
   } else {
@@ -156,7 +151,7 @@ export function answerKinds(text: string): string[] {
     if (HOLDS_SUM.test(text)) kinds.push('sum');
     if (HOLDS_PERSON.test(text)) kinds.push('person');
     if (HOLDS_CONDITION.test(text)) kinds.push('condition');
-    if (HOLDS_MEASURE.test(text)) kinds.push('measure');
+    if (holdsArea(text)) kinds.push('measure');
     if (holdsSpan(text)) kinds.push('span');
     if (holdsShare(text)) kinds.push('share');
   }

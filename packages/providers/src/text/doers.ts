@@ -158,3 +158,47 @@ const HOLDS_SHARE = /\d\s?%|\b\d+(?:\.\d+)? ?per ?cent\b/i;
 export function holdsShare(text: string): boolean {
   return HOLDS_SHARE.test(text);
 }
+
+/** Words that end the noun after "how much" ("how much excess land is there"). */
+const MUCH_END =
+  /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
+
+/**
+ * What "how much" asks an amount of when a noun follows it ("how much weight …", "how much
+ * excess land …"): the noun. Null for "how much does it cost", "how much is it". Pure.
+ */
+export function muchOf(query: string): string | null {
+  const after = /\bhow much\s+(.*)$/i.exec(query)?.[1];
+  if (!after) return null;
+  const phrase: string[] = [];
+  for (const w of after.split(/\s+/)) {
+    const bare = w.replace(/[^\p{L}\p{N}'-]+/gu, '');
+    if (bare === '' || MUCH_END.test(bare)) break;
+    phrase.push(bare.toLowerCase());
+    if (/[?.,;:!]$/.test(w)) break;
+  }
+  const noun = phrase.at(-1);
+  return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
+}
+
+/**
+ * An amount of area, which "How much office space is there?" and "How much land is there in
+ * total?" ask for: the noun after "how much" (`muchOf`) is an area, space, land or footage. A
+ * report gives it as a figure with its unit ("1,750 sf", "2.5 acres"), not by the word asked.
+ * Pure.
+ */
+export function spaceAsked(question: string): boolean {
+  return /^(?:area|space|land|footage)$/.test(muchOf(question) ?? '');
+}
+
+/** The units of an area: "Sq ft", "sf", "acre", "m²". A part of a regular expression. */
+export const AREA_UNIT =
+  '(?:sq\\.?\\s?(?:ft|feet|m|meters?|metres?)|sf|square (?:feet|foot|meters?|metres?)|m2|m²|acres?|ac|hectares?|ha)';
+
+/** An area: "1440 Sq ft", "11,200 sf", "0.257 acre", "120 m²". */
+const HOLDS_AREA = new RegExp(`\\d\\s?${AREA_UNIT}\\b|\\d\\s?m²`, 'i');
+
+/** Whether `text` gives an area, a figure with its unit, as a `spaceAsked` question asks. Pure. */
+export function holdsArea(text: string): boolean {
+  return HOLDS_AREA.test(text);
+}

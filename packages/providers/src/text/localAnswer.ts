@@ -1,7 +1,17 @@
 import { splitSentences } from './sentences.js';
 import { foldWords } from '../embedding/localEmbedder.js';
 import type { ContextDocument } from './chatModel.js';
-import { holdsShare, holdsSpan, mannerAsked, shareAsked, spanAsked } from './doers.js';
+import {
+  AREA_UNIT,
+  holdsArea,
+  holdsShare,
+  holdsSpan,
+  mannerAsked,
+  muchOf,
+  shareAsked,
+  spaceAsked,
+  spanAsked,
+} from './doers.js';
 
 /**
  * The local answerer's reading of a turn's documents (docs/adr/132-local-answerer.md): the
@@ -2180,12 +2190,6 @@ const PER_UNIT =
 /** Two captions of one series read as a label and its value: "Restroom 1: Restroom 2". */
 const CAPTION_PAIR = /^(\p{L}[\p{L}' -]*?)\s*\d{1,3}\s*:\s*\1\s*\d{1,3}\.?$/iu;
 
-/** The units of an area: "Sq ft", "sf", "acre", "m²". */
-const AREA_UNIT =
-  '(?:sq\\.?\\s?(?:ft|feet|m|meters?|metres?)|sf|square (?:feet|foot|meters?|metres?)|m2|m²|acres?|ac|hectares?|ha)';
-/** An area: "1440 Sq ft", "11,200 sf", "0.257 acre", "120 m²". */
-const AREA_VALUE = new RegExp(`\\d\\s?${AREA_UNIT}\\b|\\d\\s?m²`, 'i');
-
 /** Twelve words or more, nearly all in capitals: a drawing's or a map's labels. Pure. */
 function drawingText(text: string): boolean {
   const words = text.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
@@ -2382,10 +2386,6 @@ const SAID_FIRST = /[.!?]\s+\p{Lu}\p{Ll}*\s+\p{Ll}/u;
 const MONEY_NOUN =
   /^(insurance|cover|coverage|deposit|deposits|rent|rents|tax|taxes|income|revenue|debt|loan|equity|premium|excess|deductible|budget|commission|savings)$/;
 
-/** Words that end the noun after "how much" ("how much excess land is there"). */
-const MUCH_END =
-  /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
-
 /** "What was the building used for?": also what occupied it. */
 const USED_FOR_WORDS: readonly string[] = [...RELATED.used!, ...OCCUPANCY_WORDS];
 
@@ -2421,24 +2421,6 @@ function namingWords(text: string): string[] {
       .replace(/™/gu, ' ')
       .replace(/(?<=\p{Ll})(?=\p{Lu}{2,}(?![\p{L}\p{N}]))/gu, ' '),
   );
-}
-
-/**
- * What "how much" asks an amount of when a noun follows it ("how much weight …", "how much
- * excess land …"): the noun. Null for "how much does it cost", "how much is it". Pure.
- */
-export function muchOf(query: string): string | null {
-  const after = /\bhow much\s+(.*)$/i.exec(query)?.[1];
-  if (!after) return null;
-  const phrase: string[] = [];
-  for (const w of after.split(/\s+/)) {
-    const bare = w.replace(/[^\p{L}\p{N}'-]+/gu, '');
-    if (bare === '' || MUCH_END.test(bare)) break;
-    phrase.push(bare.toLowerCase());
-    if (/[?.,;:!]$/.test(w)) break;
-  }
-  const noun = phrase.at(-1);
-  return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
 }
 
 /**
@@ -2594,7 +2576,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   const conditional = when && /\b(needed|required|necessary|needs?|requires?)\b/i.test(query);
   // "How large is the site?": its area ("totals 11,200 sf"), more than a length of it.
   const areaAsked =
-    /^(area|space|land|footage)$/.test(muchOf(query) ?? '') ||
+    spaceAsked(query) ||
     /\bhow (?:large|big)\b.*\b(?:site|lot|land|parcel|tract|house|home|building|unit|office|shop)\b/i.test(
       query,
     );
@@ -3168,12 +3150,12 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     if (PLACEHOLDER.test(f.text)) score *= 0.3;
     // "How much of the terrace …": a share; "How much of the basement is leased?": a share, or
     // an area of it ("3,740 sf of the basement"), more than "a portion" of it.
-    if (share) score *= holdsShare(f.text) ? 1.4 : AREA_VALUE.test(f.text) ? 1 : 0.8;
+    if (share) score *= holdsShare(f.text) ? 1.4 : holdsArea(f.text) ? 1 : 0.8;
     // A drawing's labels run together ("PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP
     // EMPLOYEE BATHROOM …"): nearly every word in capitals.
     if (!f.labelled && drawingText(f.text)) score *= 0.5;
     // "How much living area …?": an area, in square units ("1440 Sq ft"), not a length (44').
-    if (areaAsked && AREA_VALUE.test(f.text)) score *= 1.3;
+    if (areaAsked && holdsArea(f.text)) score *= 1.3;
     // "How big is the lot?": a limit a rule sets ("40,000 sf, 140 ft frontage minimum") is not
     // the lot's own size, unless a limit is asked. (How much cover a policy holds may well be
     // its minimum.)
