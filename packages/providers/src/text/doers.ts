@@ -108,21 +108,17 @@ export function clientAsked(question: string): { index: number; noun: string } |
 }
 
 /**
- * A span of time up to now, which a "How long has …" question asks: "How long has the appraiser
- * worked in this market?", "How many years have they owned it?". A report gives such a span by
- * its start ("… in this market since 2002") or its length ("for 20 years"), not by the words
- * asked, and "long" is the start of "longitude". The place of the word after "How" among the
- * question's words (split at white space), which the keyword leg searches as "since". Null for
- * any other question ("How long is the warranty?" asks a length; "How long ago …" a time).
- * Pure.
+ * Whether a question asks for a span of time up to now: "How long has the appraiser worked in
+ * this market?", "How many years have they owned it?". A report gives such a span by its start
+ * ("… in this market since 2002") or its length ("for 20 years"), not by the words asked, and
+ * "long" is the start of "longitude": the keyword leg searches the word after "How" as "since".
+ * Not "How long is the warranty?" (a length) nor "How long ago …" (a time). Pure.
  */
-export function spanAsked(question: string): { index: number; word: 'since' } | null {
+export function spanAsked(question: string): boolean {
   const words = questionWords(question);
-  if (words[0] !== 'how') return null;
+  if (words[0] !== 'how') return false;
   const verb = words[1] === 'long' ? 2 : words[1] === 'many' && words[2] === 'years' ? 3 : -1;
-  return verb > 0 && /^(?:has|have|had)$/.test(words[verb] ?? '')
-    ? { index: 1, word: 'since' }
-    : null;
+  return verb > 0 && /^(?:has|have|had)$/.test(words[verb] ?? '');
 }
 
 /**

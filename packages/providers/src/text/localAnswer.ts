@@ -2516,7 +2516,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
   // "Who made the furnace?": made frames the question; the furnace is what it is about.
   const madeBy = /\bwho (made|manufactured|makes|built)\b/i.test(query);
   // "How long has the appraiser worked in this market?": a span up to now ("since 2002").
-  const span = spanAsked(query) !== null;
+  const span = spanAsked(query);
   const lasting =
     span ||
     (/\bhow long\b/i.test(query) &&

@@ -142,7 +142,7 @@ export function keywordQuery(query: string, families = false): string {
     // "How long has the appraiser worked in this market?" asks for a span up to now, which a
     // report gives by its start ("… since 2002"): "long" (or the "many" of "How many years
     // has …"), not searched as a measure, is searched as "since".
-    if (i === span?.index) return [span.word];
+    if (span && i === 1) return ['since'];
     // "When was it inspected?" asks for a date, which reports label "Date" ("Inspection Date:
     // …"), and "When was it built?" for a year ("Year Built: …"); the word itself stays, as
     // prose says it ("… when it was new construction in 2004").
