@@ -286,6 +286,42 @@ describe('page furniture', () => {
     expect(removeOcrFurniture(pages)).toEqual(pages);
   });
 
+  it("drops the running header printed again on each section divider, and keeps a cover's title and a form's labels", () => {
+    const header = 'ACME SURVEYS Drone Roof Report | AS-2026-0007';
+    const divider = 'ACME SURVEYS | Drone Roof Report';
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [
+      line(n, 806, header),
+      // The cover's title, once; three dividers; a form's labels at one height on other pages.
+      ...(n === 1 ? [line(n, 600, 'Drone Roof Report'), line(n, 560, divider)] : []),
+      ...(n === 2 || n === 5 || n === 7
+        ? [line(n, 560, `${n}.0 Chapter ${n}`), line(n, 400, divider)]
+        : [line(n, 400, 'Observation Priority Recommendation')]),
+    ]);
+    expect(removeRunningLines(pages, Array(8).fill(842)).map((p) => p.map((l) => l.text))).toEqual([
+      ['Drone Roof Report', divider, 'Observation Priority Recommendation'],
+      ['2.0 Chapter 2'],
+      ['Observation Priority Recommendation'],
+      ['Observation Priority Recommendation'],
+      ['5.0 Chapter 5'],
+      ['Observation Priority Recommendation'],
+      ['7.0 Chapter 7'],
+      ['Observation Priority Recommendation'],
+    ]);
+    // Printed on two pages only, or shorter than a name (under 20 letters): kept.
+    const twice = pages.map((p) => p.filter((l) => l.page !== 7 || l.text !== divider));
+    expect(removeRunningLines(twice, Array(8).fill(842))[1]!.map((l) => l.text)).toEqual([
+      '2.0 Chapter 2',
+      divider,
+    ]);
+    const short = pages.map((p) =>
+      p.map((l) => (l.text === divider ? line(l.page, l.y, 'ACME | Roof Report') : l)),
+    );
+    expect(removeRunningLines(short, Array(8).fill(842))[1]!.map((l) => l.text)).toEqual([
+      '2.0 Chapter 2',
+      'ACME | Roof Report',
+    ]);
+  });
+
   it('keeps text that repeats in the body, away from the edges', () => {
     const heights = [842, 842, 842];
     const pages = heights.map((h, i) => [line(i + 1, 400, 'Condition: Serviceable')]);

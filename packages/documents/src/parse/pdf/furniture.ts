@@ -3,6 +3,59 @@ import type { Line, Word } from './lines.js';
 
 // Layout analysis
 
+/** Letters a running line's echo has at least: the document's name, not a word of it. */
+const ECHO_LETTERS = 20;
+/** On how many pages an echo of a running line must be printed at one height. */
+const ECHO_PAGES = 3;
+
+/** A line's words, lower case, without the bars and dashes between them. */
+function lineWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((w) => w !== '');
+}
+
+/**
+ * The running header printed again away from the edges: a report's section dividers print its
+ * name in mid-page ("ACME SURVEYS | Roof Report" under each chapter's number and title), where
+ * the edge rule does not look. A line is such an echo when every word of it is a word of a
+ * running line, it has 20 letters or more, and a line of the same text stands at the same height
+ * on 3 pages or more. A cover's title, printed once, and a form's repeated labels, which are no
+ * running line's words, stay.
+ */
+function runningEchoes(
+  pages: Line[][],
+  heights: number[],
+  isRunning: (l: Line, h: number) => boolean,
+): Set<Line> {
+  const runningWords = new Set<string>();
+  pages.forEach((lines, i) => {
+    const h = heights[i] ?? 842;
+    for (const l of lines)
+      if (isRunning(l, h)) for (const w of lineWords(l.text)) runningWords.add(w);
+  });
+  const places = new Map<string, Line[]>();
+  pages.forEach((lines, i) => {
+    const h = heights[i] ?? 842;
+    for (const l of lines) {
+      if (isRunning(l, h)) continue;
+      const words = lineWords(l.text);
+      if (words.length === 0 || !words.every((w) => runningWords.has(w))) continue;
+      if (words.join('').replace(/[^\p{L}]/gu, '').length < ECHO_LETTERS) continue;
+      const place = `${Math.round(l.y)}|${words.join(' ')}`;
+      const at = places.get(place);
+      if (at) at.push(l);
+      else places.set(place, [l]);
+    }
+  });
+  const echoes = new Set<Line>();
+  for (const lines of places.values())
+    if (new Set(lines.map((l) => l.page)).size >= ECHO_PAGES) for (const l of lines) echoes.add(l);
+  return echoes;
+}
+
 /**
  * On how many pages a line must repeat at an edge to be the document's, not the page's: half of
  * them and at least 3; of two pages, both.
@@ -110,6 +163,10 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
       .map(([k]) => k),
   );
   if (running.size === 0 && runningMasked.size === 0) return pages;
+  const echoes = runningEchoes(pages, heights, (l, h) => {
+    const k = key(l, h);
+    return k !== null && running.has(k);
+  });
   // A footer that differs on one page in one cell ("… 19 July 2026 · Page 14 of 14" where the
   // others say "… SHA-256: d1ce… · Page 3 of 14"): two or more of its cells, and most of them,
   // run on the other pages. A running cell that numbers or dates the form, printed alone on
@@ -127,6 +184,7 @@ export function removeRunningLines(pages: Line[][], heights: number[]): Line[][]
     lines.filter((l) => {
       const h = heights[i] ?? 842;
       const k = key(l, h);
+      if (echoes.has(l)) return false;
       return (
         k === null ||
         (!running.has(k) &&
