@@ -2894,6 +2894,17 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
     ]);
     expect(lead('When was the boiler serviced?', boiler)).toMatch(/^It was last serviced in 2023/);
+    // "Therefore, it …": a pronoun after a connective names its subject in the sentence before too.
+    const weights = numbered([
+      page(
+        'Reconciliation',
+        'A.pdf p. 40',
+        'The cost approach is hard to apply to an older building. Therefore, it was given little weight (10%) in the final value. The sales comparison approach is the most reliable indicator for this property. Therefore, it is given the most weight (70%) in the final value.',
+      ),
+    ]);
+    expect(lead('How much weight was given to the sales comparison approach?', weights)).toContain(
+      '70%',
+    );
     // What the land is estimated to be worth is asked in other words.
     expect(lead('What is the estimated land value of the sale?', docs)).toContain('$657,912');
   });

@@ -4,6 +4,8 @@
  * question also by the noun of the one who does what it asks (docs/adr/076, the stop 55
  * addendum). "How is the property zoned?" likewise asks for what a report labels "Zoning: …"
  * (the stop 56 and 57 addenda), and "How long has …" a span up to now (the stop 59 addendum).
+ * The kinds of answer some questions ask for (a span, a share, an area) are read here once, for
+ * the local embedder and the local answerer alike (the stop 60 addenda of ADR 076 and 132).
  */
 
 /**

@@ -1124,8 +1124,12 @@ const METHOD =
 /** A sum written out in capitals with its figure: "ONE MILLION … DOLLARS ($1,182,000 R)". */
 const AMOUNT_IN_WORDS = /^(?:[A-Z]+[\s-]+)+DOLLARS\s*\(\s*\$\s?\d[\d,.]*(?:\s*[A-Z])?\s*\)\.?$/;
 
-/** A sentence that names its subject only by a pronoun: the sentence before names it. */
-const PRONOUN = /^(it|its|this|that|they|these|those|the unit|this unit)\b/i;
+/**
+ * A sentence that names its subject only by a pronoun, after a connective or not ("It was last
+ * serviced …", "Therefore, it is given the most weight …"): the sentence before names it.
+ */
+const PRONOUN =
+  /^(?:(?:therefore|thus|hence|consequently|accordingly|as a result|however),?\s+)?(it|its|this|that|they|these|those|the unit|this unit)\b/i;
 
 /** A sentence cut into cells ("Roof | definition | of | an | unsafe | building"): no row, no titles. */
 function cutSentence(cells: readonly string[]): boolean {
