@@ -2894,19 +2894,20 @@ describe('local answerer: labels that answer, and who did a thing', () => {
       ),
     ]);
     expect(lead('When was the boiler serviced?', boiler)).toMatch(/^It was last serviced in 2023/);
-    // "Therefore, it …": a pronoun after a connective names its subject in the sentence before too.
-    const weights = numbered([
+    // What the land is estimated to be worth is asked in other words.
+    expect(lead('What is the estimated land value of the sale?', docs)).toContain('$657,912');
+  });
+  it('reads the subject of a pronoun after a connective ("Therefore, it …") in the sentence before', () => {
+    const docs = numbered([
       page(
         'Reconciliation',
         'A.pdf p. 40',
         'The cost approach is hard to apply to an older building. Therefore, it was given little weight (10%) in the final value. The sales comparison approach is the most reliable indicator for this property. Therefore, it is given the most weight (70%) in the final value.',
       ),
     ]);
-    expect(lead('How much weight was given to the sales comparison approach?', weights)).toContain(
+    expect(lead('How much weight was given to the sales comparison approach?', docs)).toContain(
       '70%',
     );
-    // What the land is estimated to be worth is asked in other words.
-    expect(lead('What is the estimated land value of the sale?', docs)).toContain('$657,912');
   });
   it('does not take "once" for a word asked', () => {
     const docs = numbered([
