@@ -180,8 +180,8 @@ describe('LocalEmbedder', () => {
     expect(answerKinds('How built up is the neighborhood?')).toEqual(['share']);
     expect(answerKinds('Built-Up: Over 75%')).toEqual(['share']);
     expect(answerKinds('75 percent lot coverage shall be permitted')).toEqual(['share']);
-    // "How much" of no whole asks an amount; a share said in words holds no percentage.
-    expect(answerKinds('How much office space was let?')).toEqual(['measure']);
+    // A share said in words holds no percentage ("How much office space …", of no whole, asks
+    // an amount: above).
     expect(answerKinds('About half of the units presold')).toEqual([]);
     // A length is no span up to now; a year alone, or "since" with no year, says no start.
     expect(answerKinds('How long is the roof warranty?')).toEqual([]);

@@ -141,12 +141,21 @@ export function holdsSpan(text: string): boolean {
  * percentage ("Approximately 50% presales", "75 percent lot coverage", "Built-Up: Over 75%"),
  * not by the words asked.
  */
-const ASKS_SHARE =
-  /\b(?:what|which) (?:share|percentage|proportion|portion|fraction|percent) of\b|\bhow much of (?:the|a|an|its|this)\b|\bwhat percent(?:age)?\b|\bhow built[- ]up\b/i;
+const SHARE_NOUNS = 'share|percentage|proportion|portion|fraction|percent';
+const ASKS_SHARE = new RegExp(
+  `\\b(?:what|which) (?:${SHARE_NOUNS}) of\\b|\\bhow much of (?:the|a|an|its|this)\\b|\\bwhat percent(?:age)?\\b|\\bhow built[- ]up\\b`,
+  'i',
+);
+const SHARE_NOUN = new RegExp(`^(?:${SHARE_NOUNS})$`, 'i');
 
 /** Whether `question` asks for a part of a whole (`holdsShare`). Pure. */
 export function shareAsked(question: string): boolean {
   return ASKS_SHARE.test(question);
+}
+
+/** Whether `word` is one a part of a whole is asked by ("share", "percentage", "portion", …). Pure. */
+export function shareNoun(word: string): boolean {
+  return SHARE_NOUN.test(word);
 }
 
 /** A percentage: "50%", "40 %", "75 percent", "12.5 per cent". */

@@ -9,6 +9,7 @@ import {
   mannerAsked,
   muchOf,
   shareAsked,
+  shareNoun,
   spaceAsked,
   spanAsked,
 } from './doers.js';
@@ -1891,9 +1892,6 @@ const SCORE_VALUE = /\d\s?%|\b\d+\.\d+\b|\b\d+\s?(\/|out of)\s?\d+\b/i;
  */
 const MEASURES =
   'old|big|large|many|much|long|deep|thick|wide|tall|high|hot|cold|warm|far|developed';
-/** The word a question that asks for a part of a whole names it by (`shareAsked`). */
-const SHARE_WORD = /^(?:share|percent|percentage|proportion|portion|fraction)$/;
-
 /** A figure with a unit of length, area, time or share: "~30cm", "2.4 m", "13 years", "40 %". */
 const MEASURED =
   /\d\s?(mm|cm|m|km|mi|ft|in|inch(es)?|feet|foot|metres?|meters?|miles?|kilomet(er|re)s?|sq\.? ?(m|ft)|sf|m2|m²|years?|yrs?|months?|days?|hours?|%|percent)\b|\d\s?(%|″|′|"|['’](?!\p{L}))/iu;
@@ -3026,7 +3024,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
         // "How long has the appraiser worked here?" of "… appraising here since 2002".
         (span && (t === 'long' || t === 'years') && holdsSpan(f.text)) ||
         // "What share of the units is expected to presell?" of "Approximately 50% presales".
-        (share && SHARE_WORD.test(t) && holdsShare(f.text)) ||
+        (share && shareNoun(t) && holdsShare(f.text)) ||
         (engaged !== null && (t === 'who' || sameDeed(t, engaged)))
       ) {
         score += w;

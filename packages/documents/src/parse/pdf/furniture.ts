@@ -31,25 +31,24 @@ function runningEchoes(
   isRunning: (l: Line, h: number) => boolean,
 ): Set<Line> {
   const runningWords = new Set<string>();
-  pages.forEach((lines, i) => {
-    const h = heights[i] ?? 842;
-    for (const l of lines)
-      if (isRunning(l, h)) for (const w of lineWords(l.text)) runningWords.add(w);
-  });
-  const places = new Map<string, Line[]>();
+  const others: Line[] = [];
   pages.forEach((lines, i) => {
     const h = heights[i] ?? 842;
     for (const l of lines) {
-      if (isRunning(l, h)) continue;
-      const words = lineWords(l.text);
-      if (words.length === 0 || !words.every((w) => runningWords.has(w))) continue;
-      if (words.join('').replace(/[^\p{L}]/gu, '').length < ECHO_LETTERS) continue;
-      const place = `${Math.round(l.y)}|${words.join(' ')}`;
-      const at = places.get(place);
-      if (at) at.push(l);
-      else places.set(place, [l]);
+      if (!isRunning(l, h)) others.push(l);
+      else for (const w of lineWords(l.text)) runningWords.add(w);
     }
   });
+  const places = new Map<string, Line[]>();
+  for (const l of others) {
+    const words = lineWords(l.text);
+    if (words.length === 0 || !words.every((w) => runningWords.has(w))) continue;
+    if (words.join('').replace(/[^\p{L}]/gu, '').length < ECHO_LETTERS) continue;
+    const place = `${Math.round(l.y)}|${words.join(' ')}`;
+    const at = places.get(place);
+    if (at) at.push(l);
+    else places.set(place, [l]);
+  }
   const echoes = new Set<Line>();
   for (const lines of places.values())
     if (new Set(lines.map((l) => l.page)).size >= ECHO_PAGES) for (const l of lines) echoes.add(l);
