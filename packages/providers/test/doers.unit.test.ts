@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  amountAsked,
   clientAsked,
   doerAsked,
   doersOf,
@@ -162,6 +163,25 @@ describe('muchOf and spaceAsked', () => {
     expect(spaceAsked('How much finished area is above grade?')).toBe(true);
     expect(spaceAsked('How much weight was given to the sales approach?')).toBe(false);
     expect(spaceAsked('How much of the land is wooded?')).toBe(false);
+  });
+});
+
+describe('amountAsked', () => {
+  it('reads the "-age" noun of each participle a "how much" question asks an amount by', () => {
+    // A zoning report labels the share of a lot that buildings may cover "Lot Coverage".
+    expect(amountAsked('How much of the lot can be covered by buildings?')).toEqual([
+      { index: 7, noun: 'coverage' },
+    ]);
+    expect(amountAsked('how much water was stored or drained')).toEqual([
+      { index: 4, noun: 'storage' },
+      { index: 6, noun: 'drainage' },
+    ]);
+    // Only a noun of an amount ("adjustage" is none), only after "how much", not in another
+    // question.
+    expect(amountAsked('How much was each garage space adjusted?')).toEqual([]);
+    expect(amountAsked('Covered: how much of the lot?')).toEqual([]);
+    expect(amountAsked('Is the lot covered by buildings?')).toEqual([]);
+    expect(amountAsked('How many lots are covered?')).toEqual([]);
   });
 });
 

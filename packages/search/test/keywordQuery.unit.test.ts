@@ -90,6 +90,16 @@ describe('keywordQuery', () => {
     expect(keywordQuery('How long is the roof warranty?')).toBe('roof warranty?');
   });
 
+  it('searches the participle of a "how much" question also by its "-age" noun', () => {
+    // A report labels the share of a lot that buildings may cover "Lot Coverage: 75%".
+    expect(keywordQuery('How much of the lot can be covered by buildings?')).toBe(
+      'lot covered coverage buildings?',
+    );
+    // Not in another question, nor a word that is no participle.
+    expect(keywordQuery('Is the lot covered by buildings?')).toBe('lot covered buildings?');
+    expect(keywordQuery('How much does the shed cost?')).toBe('shed cost?');
+  });
+
   it('searches the verb a "Who" asks also by the noun of its doer', () => {
     // A report names the appraiser under that noun ("Appraiser: …"), not the verb.
     expect(keywordQuery('Who appraised the property?')).toBe(

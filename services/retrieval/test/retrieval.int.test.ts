@@ -479,6 +479,14 @@ describe('the retrieve endpoint', () => {
     expect(names(res)).toEqual(['garden', 'boiler']);
   });
 
+  it('searches the participle of a "how much" question also by the "-age" noun a report writes', async () => {
+    // The report says "Roof drainage: …"; "drained" is the start of no word of the folder.
+    const res = await withEndpoint(deps({ embedder: null }), () =>
+      ask(asUserA('How much of it has drained?', { options: { legs: 'keyword' } })),
+    );
+    expect(names(res)).toEqual(['roof-3']);
+  });
+
   it('finds the words a report writes for a question that inflects them otherwise, with word families', async () => {
     // "fencing" and "leaning" as asked; the report says "fence" and "leans". The spec's leg
     // (no families) does not find them; the option, per request or configured, does.

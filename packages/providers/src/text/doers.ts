@@ -5,7 +5,8 @@
  * addendum). "How is the property zoned?" likewise asks for what a report labels "Zoning: …"
  * (the stop 56 and 57 addenda), and "How long has …" a span up to now (the stop 59 addendum).
  * The kinds of answer some questions ask for (a span, a share, an area) are read here once, for
- * the local embedder and the local answerer alike (the stop 60 addenda of ADR 076 and 132).
+ * the local embedder and the local answerer alike (the stop 60 addenda of ADR 076 and 132), and
+ * "How much of the lot can be covered?" is searched also by "coverage" (the stop 61 addendum).
  */
 
 /**
@@ -186,6 +187,40 @@ export function muchOf(query: string): string | null {
   }
   const noun = phrase.at(-1);
   return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
+}
+
+/** Nouns of an amount of a doing, each a verb and "-age": what `amountAsked` may search. */
+const AMOUNT_NOUNS = new Set([
+  'anchorage',
+  'blockage',
+  'coverage',
+  'drainage',
+  'frontage',
+  'leakage',
+  'seepage',
+  'spillage',
+  'stoppage',
+  'storage',
+  'usage',
+  'wastage',
+]);
+
+/**
+ * The noun a report gives an amount of a doing by, which a "how much" question asks with the
+ * verb: "How much of the lot can be covered by buildings?" asks for what a zoning report labels
+ * "Lot Coverage: 75%", and "how much … stored", "… drained", "… leaked" ask for storage,
+ * drainage, leakage. Each "-ed" word after "how much" whose "-age" form is such a noun
+ * (`AMOUNT_NOUNS`), with its place among the question's words (split at white space) and the
+ * noun. None for any other question. Pure.
+ */
+export function amountAsked(question: string): Array<{ index: number; noun: string }> {
+  const words = questionWords(question);
+  const much = words.findIndex((w, i) => w === 'how' && words[i + 1] === 'much');
+  if (much < 0) return [];
+  return words.flatMap((w, index) => {
+    const noun = `${w.slice(0, -2)}age`;
+    return index > much + 1 && w.endsWith('ed') && AMOUNT_NOUNS.has(noun) ? [{ index, noun }] : [];
+  });
 }
 
 /**

@@ -1,4 +1,11 @@
-import { bareWord, clientAsked, doerAsked, mannerAsked, spanAsked } from '@reports/providers';
+import {
+  amountAsked,
+  bareWord,
+  clientAsked,
+  doerAsked,
+  mannerAsked,
+  spanAsked,
+} from '@reports/providers';
 import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
@@ -121,7 +128,9 @@ const BUILT = /\b(?:built|constructed|erected)\b/i;
  * noun of its doer ("appraised": "appraiser", `doerAsked`); the measure a "How" asks ("How big",
  * "How long") is not searched, the participle that ends a "How is …" by its "-ing" noun
  * ("How is it zoned?": "zoning", `mannerAsked`), the "for" that ends a "Who … for?" by
- * "client" (`clientAsked`), and the "long" of a "How long has …" by "since" (`spanAsked`).
+ * "client" (`clientAsked`), the "long" of a "How long has …" by "since" (`spanAsked`), and the
+ * participle of a "how much" question also by its "-age" noun ("covered": "coverage",
+ * `amountAsked`).
  * With `families` (the `RETRIEVAL_WORD_FAMILIES` option, off by default: the spec's keyword leg
  * is unstemmed), an inflected word is searched as asked and also by the start its forms share
  * (`inflectionPrefix`): "zoned" finds "Zoning" too. A question of function words only is
@@ -134,6 +143,7 @@ export function keywordQuery(query: string, families = false): string {
   const manner = mannerAsked(query);
   const client = clientAsked(query);
   const span = spanAsked(query);
+  const amount = new Map(amountAsked(query).map((a) => [a.index, a.noun]));
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
     // "Who is the appraisal for?" asks for the party a report names its client ("Client: …");
@@ -159,7 +169,16 @@ export function keywordQuery(query: string, families = false): string {
     // zoned?" asks for what a report labels "Zoning: R-1", and "How is the house heated?" for
     // "Heating: forced air": the participle that ends such a question is searched also by that
     // noun ("How many rooms were inspected?" counts them: not this).
-    const also = i === doer?.index ? doer.doers : i === manner?.index ? [manner.noun] : [];
+    // "How much of the lot can be covered by buildings?" asks for what a report labels "Lot
+    // Coverage": the participle is searched also by its "-age" noun.
+    const also =
+      i === doer?.index
+        ? doer.doers
+        : i === manner?.index
+          ? [manner.noun]
+          : amount.has(i)
+            ? [amount.get(i)!]
+            : [];
     if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...also];
     // The word as asked, and the start its forms share: a chunk with the very word asked
     // ("reported") still ranks above one with another form ("report").
