@@ -4061,6 +4061,21 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('How much of the basement is leased to the bank?', docs)).toContain('3,740 sf');
   });
 
+  it('answers the report number from the cover, and does not read it as a date', () => {
+    const docs = numbered([
+      page(
+        'SITE SURVEY REPORT',
+        'A.pdf p. 1',
+        'REPORT NO:2019-0042\n\nMARCH 3,2019\n\nPREPARED FOR:\n\nExample Holdings',
+      ),
+      page('Parking', 'A.pdf p. 9', 'The number of parking spaces shall be at least 12.'),
+    ]);
+    // "No:" says "number"; a line "Report No: …" is no page furniture when it is asked.
+    expect(lead('What is the report number?', docs)).toContain('2019-0042');
+    // "2019-0042" is a record's number, not a year.
+    expect(lead('When was the report prepared?', docs)).toContain('MARCH 3,2019');
+  });
+
   it('reads an automated valuation under a product name that ends in "AVM™"', () => {
     const docs = numbered([
       page(

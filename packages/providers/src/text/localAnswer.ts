@@ -484,9 +484,11 @@ const FIGURE_RANGE = /[$£€]?\d[\d,.]*\s?%?\s*(?:-|–|to)\s*[$£€]?\d[\d,.]
 const ADVICE =
   /\b(can|may|could|will|tend to|typically|generally|usually|often) (cause|affect|lead|result|occur|develop|fail|leak|be expected)\b|\b(it is|is) (recommended|important|advisable|prudent)\b/i;
 
-/** Lines that are page furniture, not content. */
-const FURNITURE =
-  /^(page \d+( of \d+)?|\d+ of \d+|\d+|report (no|number)\.?:? ?\S+|printed on .*|confidential)$/i;
+/**
+ * Lines that are page furniture, not content. A report's number on its cover ("Report No:
+ * 2018-0001") is content, which a question may ask; a running header is the parser's to drop.
+ */
+const FURNITURE = /^(page \d+( of \d+)?|\d+ of \d+|\d+|printed on .*|confidential)$/i;
 
 /** "What was it listed for?": listed for sale, at a price, not noted in a report. */
 function listedFor(words: readonly string[], i: number): boolean {
@@ -1859,11 +1861,12 @@ const DISTANCE =
   /\(\s*\d+(?:\.\d+)?\s?(?:mi|miles?|km)\s*\)|\b\d+(?:\.\d+)?\s?(?:mi|miles?|km)\s+away\b/i;
 
 /**
- * What a fact's signs say in words: "Flat No. 103", "Unit #4" say "number"; a reading in
- * degrees ("Hotspot: 28.8 °C") says "temperature"; a place's distance ("(2.1 mi)") says "nearby".
+ * What a fact's signs say in words: "Flat No. 103", "Unit #4", "REPORT NO:2018-0001" say
+ * "number"; a reading in degrees ("Hotspot: 28.8 °C") says "temperature"; a place's distance
+ * ("(2.1 mi)") says "nearby".
  */
 function withSignWords(words: Set<string>, text: string): Set<string> {
-  if (/\b(?:no\.?|nos\.?|#)\s?\d/i.test(text) || /#\d/.test(text)) words.add('number');
+  if (/\b(?:no|nos)\.?:?\s?#?\s?\d|#\s?:?\s?[a-z]{0,3}\d/i.test(text)) words.add('number');
   if (DEGREES.test(text)) words.add('temperature');
   // "Superfund (3): Sample Yard (2.1 mi), …": how far a place is says how near it is.
   if (DISTANCE.test(text)) words.add('nearby');
@@ -2172,10 +2175,11 @@ function saysWhen(text: string): boolean {
 
 /**
  * A year that names a law, a standard or a bulletin ("Building Act 1991", "NZS4306:2005",
- * "TB FH 2021-02"), not a time.
+ * "TB FH 2021-02"), or that a record's number starts with ("Report No: 2018-0001", "Permit
+ * #2019-114"), not a time.
  */
 const NAMED_YEAR =
-  /\b(?:Act|Code|Regulations?|Standards?|Rules|Bylaws?)\s+(?:of\s+)?(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s?\d{3,5}:(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s(?:1[89]|20)\d{2}-\d{1,3}\b(?![-/.]\d)/gu;
+  /\b(?:Act|Code|Regulations?|Standards?|Rules|Bylaws?)\s+(?:of\s+)?(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s?\d{3,5}:(?:1[89]|20)\d{2}\b|\b\p{Lu}{2,6}\s(?:1[89]|20)\d{2}-\d{1,3}\b(?![-/.]\d)|(?:\b[Nn][Oo]s?\.?|#)\s?:?\s?#?\s?(?:1[89]|20)\d{2}\b/gu;
 
 /** A time from now: "in 12 months", "within the next 3 years", "every 5 years". */
 const AHEAD =
