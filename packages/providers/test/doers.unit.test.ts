@@ -13,6 +13,7 @@ import {
   shareAsked,
   spaceAsked,
   spanAsked,
+  wholeOf,
 } from '../src/index.js';
 
 const FUNCTION_WORDS = new Set(['is', 'the', 'of', 'was', 'did', 'out']);
@@ -139,6 +140,16 @@ describe('shareAsked', () => {
     expect(shareAsked('How much does the roof cost to replace?')).toBe(false);
     expect(shareAsked('What part of the roof leaks?')).toBe(false);
     expect(shareAsked('How many units are there?')).toBe(false);
+  });
+});
+
+describe('wholeOf', () => {
+  it('reads the whole a share question asks a part of', () => {
+    expect(wholeOf('How much of the lot can be covered by buildings?')).toBe('lot');
+    expect(wholeOf('What share of the tenant improvement cost is 5-year property?')).toBe('cost');
+    expect(wholeOf('What percentage of the units are rented?')).toBe('units');
+    expect(wholeOf('How much of it is leased?')).toBeNull();
+    expect(wholeOf('How much does the roof cost?')).toBeNull();
   });
 });
 

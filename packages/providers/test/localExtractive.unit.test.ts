@@ -4061,6 +4061,23 @@ describe('local answerer: labels that answer, and who did a thing', () => {
     expect(lead('How much of the basement is leased to the bank?', docs)).toContain('3,740 sf');
   });
 
+  it('answers a share of a whole with a share that names that whole', () => {
+    const docs = numbered([
+      page(
+        'Signs',
+        'A.pdf p. 40',
+        'Window signs per building elevation: 25% coverage of the window area at most.',
+      ),
+      page(
+        'Development Standards',
+        'A.pdf p. 6',
+        'Minimum Lot Width: 100 ft\n\nMaximum Lot Coverage: 60%\n\nMinimum Lot Area: 15,000 sf',
+      ),
+    ]);
+    // Both give a share of what is covered; the lot is the whole asked of.
+    expect(lead('How much of the lot can be covered by buildings?', docs)).toContain('60%');
+  });
+
   it('answers the report number from the cover, and does not read it as a date', () => {
     const docs = numbered([
       page(

@@ -189,6 +189,27 @@ export function muchOf(query: string): string | null {
   return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
 }
 
+/**
+ * The whole a share question asks a part of: the last word of the noun phrase after "how much
+ * of the", "what share of the" ("How much of the lot can be covered?": "lot"; "What share of
+ * the tenant improvement cost is …": "cost"). Null when no such phrase follows. Pure.
+ */
+export function wholeOf(question: string): string | null {
+  const after = new RegExp(
+    `\\b(?:how much|(?:what|which) (?:${SHARE_NOUNS})) of (?:the|a|an|its|this) (.*)$`,
+    'i',
+  ).exec(question)?.[1];
+  if (!after) return null;
+  const phrase: string[] = [];
+  for (const w of after.split(/\s+/)) {
+    const bare = w.replace(/[^\p{L}\p{N}'-]+/gu, '');
+    if (bare === '' || MUCH_END.test(bare)) break;
+    phrase.push(bare.toLowerCase());
+    if (/[?.,;:!]$/.test(w)) break;
+  }
+  return phrase.at(-1) ?? null;
+}
+
 /** Nouns of an amount of a doing, each a verb and "-age": what `amountAsked` may search. */
 const AMOUNT_NOUNS = new Set([
   'anchorage',

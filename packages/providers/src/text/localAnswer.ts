@@ -12,6 +12,7 @@ import {
   shareNoun,
   spaceAsked,
   spanAsked,
+  wholeOf,
 } from './doers.js';
 
 /**
@@ -2780,6 +2781,7 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
       )
     : null;
   const share = shareAsked(query);
+  const shareOf = share ? wholeOf(query) : null;
   // "The office O-3 window seal", "circuit EP-3": a code names one thing among its like.
   // "Thermal image RB02380X": an image's name, whose readings follow it.
   const codes = [...query.matchAll(/\b(\p{Lu}{1,3})-?(\d{1,6}\p{L}?)\b/gu)].map((m) => ({
@@ -3157,6 +3159,14 @@ export function scoreFacts(documents: readonly ContextDocument[], question: stri
     // "How much of the terrace …": a share; "How much of the basement is leased?": a share, or
     // an area of it ("3,740 sf of the basement"), more than "a portion" of it.
     if (share) score *= holdsShare(f.text) ? 1.4 : holdsArea(f.text) ? 1 : 0.8;
+    // "How much of the lot can be covered?": a share of the lot ("Maximum Lot Coverage: 75%"),
+    // more than a share of something else ("Window signs …: 30% coverage of …").
+    if (
+      shareOf &&
+      holdsShare(f.text) &&
+      ![words, subject, title].some((set) => termMatches(shareOf, set))
+    )
+      score *= 0.9;
     // A drawing's labels run together ("PROPOSED SEPTIC TANK CISTERN'S OVERFLOW DRAINAGE SUMP
     // EMPLOYEE BATHROOM …"): nearly every word in capitals.
     if (!f.labelled && drawingText(f.text)) score *= 0.5;
