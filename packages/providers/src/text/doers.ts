@@ -172,22 +172,35 @@ const MUCH_END =
   /^(?:does|did|do|is|was|were|are|will|would|should|can|could|has|have|had|to|for|of|in|on|at|there|it|they|the|this|that)$/i;
 
 /**
- * What "how much" asks an amount of when a noun follows it ("how much weight …", "how much
- * excess land …"): the noun. Null for "how much does it cost", "how much is it". Pure.
+ * The last word of the noun phrase that opens `text` ("excess land is there?": "land"), lower
+ * case; null when a verb or a function word opens it. Pure.
  */
-export function muchOf(query: string): string | null {
-  const after = /\bhow much\s+(.*)$/i.exec(query)?.[1];
-  if (!after) return null;
+function phraseHead(text: string): string | null {
   const phrase: string[] = [];
-  for (const w of after.split(/\s+/)) {
+  for (const w of text.split(/\s+/)) {
     const bare = w.replace(/[^\p{L}\p{N}'-]+/gu, '');
     if (bare === '' || MUCH_END.test(bare)) break;
     phrase.push(bare.toLowerCase());
     if (/[?.,;:!]$/.test(w)) break;
   }
-  const noun = phrase.at(-1);
+  return phrase.at(-1) ?? null;
+}
+
+/**
+ * What "how much" asks an amount of when a noun follows it ("how much weight …", "how much
+ * excess land …"): the noun. Null for "how much does it cost", "how much is it". Pure.
+ */
+export function muchOf(query: string): string | null {
+  const after = /\bhow much\s+(.*)$/i.exec(query)?.[1];
+  const noun = after ? phraseHead(after) : null;
   return noun && !/^(money|cost|costs)$/.test(noun) ? noun : null;
 }
+
+/** What a share question says before the whole it asks a part of ("how much of the …"). */
+const SHARE_OF = new RegExp(
+  `\\b(?:how much|(?:what|which) (?:${SHARE_NOUNS})) of (?:the|a|an|its|this) (.*)$`,
+  'i',
+);
 
 /**
  * The whole a share question asks a part of: the last word of the noun phrase after "how much
@@ -195,19 +208,8 @@ export function muchOf(query: string): string | null {
  * the tenant improvement cost is …": "cost"). Null when no such phrase follows. Pure.
  */
 export function wholeOf(question: string): string | null {
-  const after = new RegExp(
-    `\\b(?:how much|(?:what|which) (?:${SHARE_NOUNS})) of (?:the|a|an|its|this) (.*)$`,
-    'i',
-  ).exec(question)?.[1];
-  if (!after) return null;
-  const phrase: string[] = [];
-  for (const w of after.split(/\s+/)) {
-    const bare = w.replace(/[^\p{L}\p{N}'-]+/gu, '');
-    if (bare === '' || MUCH_END.test(bare)) break;
-    phrase.push(bare.toLowerCase());
-    if (/[?.,;:!]$/.test(w)) break;
-  }
-  return phrase.at(-1) ?? null;
+  const after = SHARE_OF.exec(question)?.[1];
+  return after ? phraseHead(after) : null;
 }
 
 /** Nouns of an amount of a doing, each a verb and "-age": what `amountAsked` may search. */
