@@ -143,7 +143,7 @@ export function keywordQuery(query: string, families = false): string {
   const manner = mannerAsked(query);
   const client = clientAsked(query);
   const span = spanAsked(query);
-  const amount = new Map(amountAsked(query).map((a) => [a.index, a.noun]));
+  const amount = new Map(amountAsked(query).map((a) => [a.index, [a.noun]]));
   const kept = words.flatMap((w, i) => {
     const bare = bareWord(w);
     // "Who is the appraisal for?" asks for the party a report names its client ("Client: …");
@@ -172,13 +172,7 @@ export function keywordQuery(query: string, families = false): string {
     // "How much of the lot can be covered by buildings?" asks for what a report labels "Lot
     // Coverage": the participle is searched also by its "-age" noun.
     const also =
-      i === doer?.index
-        ? doer.doers
-        : i === manner?.index
-          ? [manner.noun]
-          : amount.has(i)
-            ? [amount.get(i)!]
-            : [];
+      i === doer?.index ? doer.doers : i === manner?.index ? [manner.noun] : (amount.get(i) ?? []);
     if (!families || !/^\p{L}+$/u.test(bare)) return [w, ...also];
     // The word as asked, and the start its forms share: a chunk with the very word asked
     // ("reported") still ranks above one with another form ("report").
