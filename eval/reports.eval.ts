@@ -33,6 +33,7 @@ import {
   type ReportQuestion,
 } from './reports/questions.js';
 import { holdsFurniture, runningLines } from './reports/furniture.js';
+import { countPhotos, parseImageList, parsePageAreas, type PhotoCount } from './reports/photos.js';
 
 const RESULTS = path.join(ROOT, 'bench/results');
 const TOP_K = 6;
@@ -74,6 +75,20 @@ interface Page {
 /** 1-based rank of the first result that states the answer; 0 when none of the top 6 does. */
 interface Outcome {
   rank: number;
+}
+
+/** The images each page of a PDF draws, as `pdfimages -list` (poppler) lists them. */
+async function imageList(file: string): Promise<string> {
+  const { stdout } = await run('pdfimages', ['-list', file], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** Each page's area in square points, as `pdfinfo` (poppler) gives the page sizes. */
+async function pageAreas(file: string): Promise<number[]> {
+  const { stdout } = await run('pdfinfo', ['-f', '1', '-l', '100000', file], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return parsePageAreas(stdout);
 }
 
 /** The text of each page, as `pdftotext` (poppler) reads it in its default reading order. */
@@ -293,6 +308,41 @@ async function main(): Promise<void> {
           : ''
       }`,
     );
+    // Photos kept as figures, judged from poppler's list of the images each page draws.
+    const { rows: figureRows } = await system.db.pool.query<{
+      report_id: string;
+      page_number: number | null;
+      width: number | null;
+      height: number | null;
+    }>(
+      'SELECT report_id, page_number, width, height FROM figures WHERE report_id = ANY($1::uuid[])',
+      [[...reportOf.values()]],
+    );
+    const photosOf = new Map<string, PhotoCount>();
+    for (const f of files) {
+      const id = reportOf.get(f);
+      if (id === undefined || failed.has(f)) continue;
+      const listed = parseImageList(await imageList(path.join(dir, f)));
+      const kept = figureRows
+        .filter((r) => r.report_id === id)
+        .map((r) => ({ page: r.page_number, width: r.width ?? 0, height: r.height ?? 0 }));
+      const textless = new Set(
+        (pagesOf.get(f) ?? []).filter((p) => !/\p{L}/u.test(p.text)).map((p) => p.page),
+      );
+      photosOf.set(f, countPhotos(listed, kept, await pageAreas(path.join(dir, f)), textless));
+    }
+    const photoSum = (
+      k: 'photos' | 'kept' | 'repeated' | 'repeatedKept' | 'pageScans' | 'otherFigures',
+    ) => [...photosOf.values()].reduce((n, c) => n + c[k], 0);
+    console.log(
+      `photos kept as figures: ${photoSum('kept')} of ${photoSum('photos')}; images repeated on 3+ ` +
+        `pages kept: ${photoSum('repeatedKept')} of ${photoSum('repeated')}; page scans: ` +
+        `${photoSum('pageScans')}; other figures: ` +
+        `${photoSum('otherFigures')}`,
+    );
+    for (const [f, c] of photosOf)
+      for (const p of c.notKept)
+        console.log(`  photo not kept: ${f} p. ${p.page} (${p.width} x ${p.height} px)`);
     const headingOf = new Map(rows.map((r) => [r.id, r.heading_path]));
     const byType: Record<string, number> = {};
     for (const r of rows) byType[r.content_type] = (byType[r.content_type] ?? 0) + 1;
@@ -593,6 +643,17 @@ async function main(): Promise<void> {
         embedded_chunks: rows.filter((r) => r.embedded).length,
         chunks_with_page_furniture: furnished.length,
         page_furniture_by_file: furnitureByFile,
+        photos: {
+          listed: photoSum('photos'),
+          kept_as_figures: photoSum('kept'),
+          repeated_images: photoSum('repeated'),
+          repeated_kept_as_figures: photoSum('repeatedKept'),
+          page_scans: photoSum('pageScans'),
+          other_figures: photoSum('otherFigures'),
+          not_kept: Object.fromEntries(
+            [...photosOf].flatMap(([f, c]) => (c.notKept.length ? [[f, c.notKept]] : [])),
+          ),
+        },
       },
       config: {
         embedding_provider: system.env.EMBEDDING_PROVIDER ?? 'local',
