@@ -14,7 +14,9 @@ import {
   buildMhtml,
   buildPdfWithImages,
   buildPhoto,
+  buildPhotoPagesPdf,
   buildThumbnailPdf,
+  PHOTO_PAGE_CAPTIONS,
   buildPhotoAs,
   sampleReportSpec,
 } from '@reports/test-support';
@@ -118,5 +120,15 @@ describe('figures out of documents', () => {
       [60, 60, 'Photo 2'],
       [60, 60, 'Photo 3'],
     ]);
+  });
+
+  it('PDF: keeps each photo of a page captioned in columns, not a logo drawn small on the other pages, nor a flat panel', async () => {
+    const doc = await parseDocument('pdf', await buildPhotoPagesPdf());
+    // The logo (drawn large on the cover only) runs small on every other page: it is furniture.
+    // The panel is one flat colour. The photos at the top of the second photo page stand between
+    // two rows of captions that are read as one table.
+    expect(doc.figures.map((f) => [f.page_number, f.width, f.height, f.alt])).toEqual(
+      PHOTO_PAGE_CAPTIONS.map((caption, i) => [i < 4 ? 2 : 3, 235, 176, caption]),
+    );
   });
 });

@@ -34,7 +34,7 @@ async function pageText(
   doc: PdfDocument,
   n: number,
   images: { wanted: boolean; seen: Map<string, RawFigure> },
-): Promise<PageText & { drawsImage: boolean }> {
+): Promise<PageText & { drawsImage: boolean; smallDraws: string[] }> {
   let page: PdfPage;
   try {
     page = await doc.getPage(n);
@@ -53,9 +53,10 @@ async function pageText(
     const [x0 = 0, y0 = 0, x1 = 612, y1 = 842] = page.view;
     let figures: PlacedFigure[] = [];
     let drawsImage = false;
+    let smallDraws: string[] = [];
     if (images.wanted) {
       try {
-        ({ figures, drawsImage } = await pageFigures(pdfjs, page, n, images.seen));
+        ({ figures, drawsImage, smallDraws } = await pageFigures(pdfjs, page, n, images.seen));
       } catch {
         // A page whose drawing cannot be read still has its text; it just yields no figures.
       }
@@ -66,6 +67,7 @@ async function pageText(
       width: Math.abs(x1 - x0),
       figures,
       drawsImage,
+      smallDraws,
     };
   } catch (err) {
     throw new DocumentError(
@@ -120,12 +122,15 @@ export async function parsePdf(bytes: Buffer, opts: ParseOptions = {}): Promise<
       if (err instanceof DocumentError) throw err;
     }
     const images = { wanted: mayHaveImages(bytes), seen: new Map<string, RawFigure>() };
-    const pages: (PageText & { drawsImage: boolean })[] = [];
+    const pages: (PageText & { drawsImage: boolean; smallDraws: string[] })[] = [];
     for (let n = 1; n <= pageCount; n++) {
       throwIfAborted(signal);
       pages.push(await abortable(pageText(pdfjs, doc, n, images), signal));
     }
-    dropRepeatedImages(pages.map((p) => p.figures ?? [])).forEach((figures, i) => {
+    dropRepeatedImages(
+      pages.map((p) => p.figures ?? []),
+      pages.map((p) => p.smallDraws),
+    ).forEach((figures, i) => {
       (pages[i] as PageText).figures = figures;
     });
     const needOcr = pages.flatMap((p, i) =>

@@ -110,6 +110,21 @@ export function photographic(kind: unknown, data: Uint8Array | Uint8ClampedArray
 }
 
 /**
+ * Whether a colour image is one flat colour (to 4 bits a channel) over all its pixels: a filled
+ * box or a shape cut out by its mask (a callout's coloured panel, an arrow), not a picture.
+ */
+export function solidFill(kind: unknown, data: Uint8Array | Uint8ClampedArray): boolean {
+  const step = kind === IMAGE_KIND.RGB_24BPP ? 3 : kind === IMAGE_KIND.RGBA_32BPP ? 4 : 0;
+  if (step === 0 || data.length < step) return false;
+  const first = ((data[0]! >> 4) << 8) | ((data[1]! >> 4) << 4) | (data[2]! >> 4);
+  for (let i = step; i + 2 < data.length; i += step) {
+    const key = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
+    if (key !== first) return false;
+  }
+  return true;
+}
+
+/**
  * An image drawn smaller than this (PDF units, 72 = one inch) on either side is a logo, badge,
  * icon or bullet, not a photo, whatever its pixel size.
  */
@@ -126,12 +141,15 @@ export async function pageFigures(
   page: PdfPage,
   pageNumber: number,
   seen: Map<string, RawFigure>,
-): Promise<{ figures: PlacedFigure[]; drawsImage: boolean }> {
+): Promise<{ figures: PlacedFigure[]; drawsImage: boolean; smallDraws: string[] }> {
   const OPS = pdfjs.OPS;
   const [x0 = 0, y0 = 0, x1 = 595, y1 = 842] = page.view;
   const pageArea = Math.max(1, Math.abs((x1 - x0) * (y1 - y0)));
   const list = await page.getOperatorList();
   const figures: PlacedFigure[] = [];
+  // Keys of images that could be figures but are drawn too small here: a letterhead logo drawn
+  // large on the cover and small on every other page is still drawn on many pages.
+  const smallDraws: string[] = [];
   let drawsImage = false;
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const stack: Matrix[] = [];
@@ -163,14 +181,18 @@ export async function pageFigures(
         bottom: Math.min(...ys),
         top: Math.max(...ys),
       };
-      if (Math.min(box.right - box.left, box.top - box.bottom) < MIN_DRAWN_SIDE) continue;
       const data = img.data;
       if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) continue;
       if (!sized && !photographic(img.kind, data)) continue;
+      if (solidFill(img.kind, data)) continue;
       const key = createHash('sha256')
         .update(`${img.width}x${img.height}:${String(img.kind)}:`)
         .update(data)
         .digest('hex');
+      if (Math.min(box.right - box.left, box.top - box.bottom) < MIN_DRAWN_SIDE) {
+        smallDraws.push(key);
+        continue;
+      }
       let figure = seen.get(key);
       if (!figure) {
         const png = await decodedToPng(img).catch(() => null);
@@ -195,7 +217,7 @@ export async function pageFigures(
       });
     }
   }
-  return { figures, drawsImage };
+  return { figures, drawsImage, smallDraws };
 }
 
 /**
@@ -206,17 +228,24 @@ export const REPEATED_IMAGE_PAGES = 3;
 
 /**
  * Keeps each image once, where it is first drawn, and drops images drawn on
- * {@link REPEATED_IMAGE_PAGES} or more pages.
+ * {@link REPEATED_IMAGE_PAGES} or more pages, counting the pages where it is drawn too small to
+ * be a figure (`smallDraws`, keys per page) as well.
  */
-export function dropRepeatedImages(pages: PlacedFigure[][]): PlacedFigure[][] {
+export function dropRepeatedImages(
+  pages: PlacedFigure[][],
+  smallDraws: string[][] = [],
+): PlacedFigure[][] {
   const pagesOf = new Map<string, Set<number>>();
+  const sight = (key: string, page: number): void => {
+    const set = pagesOf.get(key) ?? new Set<number>();
+    set.add(page);
+    pagesOf.set(key, set);
+  };
   pages.forEach((figures, i) => {
-    for (const f of figures) {
-      if (f.key === undefined) continue;
-      const set = pagesOf.get(f.key) ?? new Set<number>();
-      set.add(i);
-      pagesOf.set(f.key, set);
-    }
+    for (const f of figures) if (f.key !== undefined) sight(f.key, i);
+  });
+  smallDraws.forEach((keys, i) => {
+    for (const key of keys) sight(key, i);
   });
   const kept = new Set<string>();
   return pages.map((figures) =>

@@ -199,6 +199,13 @@ export function linesToSections(
     blocks = [];
   };
 
+  // A grid or table is read as one block, from its first line to its last: a figure drawn
+  // between two of its lines (a photo above its caption in a row of captions) is not lost with the
+  // lines skipped, but goes to the section the block is in.
+  const skipTo = (start: number, end: number): number => {
+    for (let k = start + 1; k < end; k++) current.figures?.push(...(figuresAt.get(k) ?? []));
+    return end - 1;
+  };
   for (let i = 0; i <= lines.length; i++) {
     // A figure drawn above line i belongs to the section open before any heading on line i.
     current.figures?.push(...(figuresAt.get(i) ?? []));
@@ -239,7 +246,7 @@ export function linesToSections(
       }
       for (const text of [...texts, ...(grid.sentences ?? [])])
         blocks.push({ markdown: escapeMarkdown(text), pageStart: grid.page, pageEnd });
-      i = grid.end - 1;
+      i = skipTo(i, grid.end);
       continue;
     }
     const table = tableAt.get(i);
@@ -251,7 +258,7 @@ export function linesToSections(
       const pageEnd = (lines[table.end - 1] as Line).page;
       const text = (table.rows[0] ?? []).filter((c) => c !== '').join(' ');
       blocks.push({ markdown: escapeMarkdown(text), pageStart: table.page, pageEnd });
-      i = table.end - 1;
+      i = skipTo(i, table.end);
       continue;
     }
     const pairs = table ? keyValueLines(lines, table, body) : null;
@@ -260,7 +267,7 @@ export function linesToSections(
       const pageEnd = (lines[table.end - 1] as Line).page;
       for (const text of pairs)
         blocks.push({ markdown: escapeMarkdown(text), pageStart: table.page, pageEnd });
-      i = table.end - 1;
+      i = skipTo(i, table.end);
       continue;
     }
     if (table) {
@@ -273,7 +280,7 @@ export function linesToSections(
         pageEnd,
         table: { rows: table.rows, markdown, page_number: table.page },
       });
-      i = table.end - 1;
+      i = skipTo(i, table.end);
       continue;
     }
     const line = lines[i] as Line;
