@@ -79,6 +79,18 @@ describe('PDF layouts of inspection reports', () => {
     expect(lines).toContain('Ceilings: Serviceable');
   });
 
+  it('reads a rating grid with double-spaced rows and a legend of "S= Serviceable, R= …" whole', async () => {
+    // The grid ends where the spacing of its rows does: a form's line further down is no row.
+    const spaced = await parseDocument('pdf', await buildInspectionPdf({ spacedRatings: true }));
+    const codes = L.legend.map(([code]) => code);
+    expect(spaced.tables[0]?.rows.slice(1)).toEqual(
+      L.ratings.map(([item, code]) => [item, ...codes.map((c) => (c === code ? '•' : ''))]),
+    );
+    const lines = paragraphs(section(spaced, 'Interior').markdown);
+    expect(lines).toContain('Window & Frames: Repair or Replace');
+    expect(lines).toContain('Ceilings: Serviceable');
+  });
+
   it('keeps every JPEG 2000 photo as a figure, decoded to PNG at its own size', async () => {
     expect(doc.figures).toHaveLength(3);
     for (const f of doc.figures) {
@@ -176,6 +188,35 @@ describe('PDF layout analysis: rated rows without a header line', () => {
     expect(lines).toContain('SERVICE GROUNDING: Inspected, Repair / Replace');
     expect(lines).toContain('SERVICE ENTRANCE CONDUCTORS: Inspected, Satisfactory');
     expect(lines[lines.length - 1]).toBe('The electrical system was inspected as described.');
+  });
+
+  it('reads a rated row alone at the top of a page, its finding below it, as a sentence', () => {
+    const legend = [
+      item('IN', 56, 740),
+      item('Inspected — Component was inspected.', 90, 740),
+      item('RR', 300, 740),
+      item('Repair / Replace — Deficiency found.', 330, 740),
+      item('P', 56, 726),
+      item('- Permitted by right.', 90, 726),
+    ];
+    const sections = analysePages([
+      { height: 792, items: [...legend, item('The roof was walked.', 56, 680)] },
+      {
+        height: 792,
+        items: [
+          item('1.2 SKYLIGHTS AND ROOF PENETRATIONS', 56, 740),
+          item('IN RR', 480, 740),
+          item('A roof penetration boot is missing at the west slope.', 56, 690),
+          // A row of a table of uses by district: its marks repeat, so it is no rating.
+          item('Townhouse Yes', 56, 600),
+          item('P P P', 480, 600),
+        ],
+      },
+    ]);
+    const lines = sections.flatMap((s) => paragraphs(s.markdown));
+    expect(lines).toContain('SKYLIGHTS AND ROOF PENETRATIONS: Inspected, Repair / Replace');
+    expect(lines).toContain('A roof penetration boot is missing at the west slope.');
+    expect(lines).toContain('Townhouse Yes P P P');
   });
 
   it('leaves rows whose trailing capitals no legend explains as they were', () => {

@@ -507,7 +507,8 @@ export function legendOf(lines: Line[], codes: string[]): Map<string, string> {
     ];
     for (const p of patterns) {
       const m = p.exec(text);
-      const meaning = m?.[1]?.trim();
+      // "S= Serviceable, R= Review": the meaning ends before the comma.
+      const meaning = m?.[1]?.replace(/[\s,/&-]+$/, '');
       if (meaning && !CODE.test(meaning)) {
         out.set(code, meaning);
         break;
@@ -548,11 +549,20 @@ function ratingGrid(lines: Line[], i: number, legendLines: Line[]): GridRun | nu
   const tol = Math.max(head.size, ...codes.map((w) => w.end - w.x));
   const rows: string[][] = [];
   const marked: { name: string; codes: string[] }[] = [];
+  // The spacing of the rows read so far (null before the first).
+  let step: number | null = null;
   let j = i + 1;
   for (; j < lines.length; j++) {
     const line = lines[j] as Line;
-    if (!sameRow(lines[j - 1] as Line, line, 2.2)) break;
     const lw = line.words ?? [];
+    const prev = lines[j - 1] as Line;
+    // Rows set double-spaced (a blank line's height between two) still go on, when a mark stands
+    // to the right of the item and the rows so far were spaced the same.
+    const gap = prev.y - line.y;
+    const regular = step === null || Math.abs(gap - step) <= 0.15 * step;
+    const spread = regular && lw.some((w) => w.x > left) ? 3.2 : 2.2;
+    if (!sameRow(prev, line, spread)) break;
+    step = gap;
     // Words across the line between items and marks: prose, not a row.
     if (lw.some((w) => w.x <= left && w.end > left + 1)) break;
     const before = line.segments.filter((sg) => sg.end <= left + 1);
@@ -648,7 +658,8 @@ function codedRow(line: Line, legend: LegendLookup): { item: string; codes: stri
 /**
  * Rated rows without a header line: each row an item and, at its right end, the codes that rate
  * it, every code explained by the document's legend ("IN Inspected — ...", "RR Repair /
- * Replace — ..."). Two or more such rows in a row become a table (item, rating) and sentences.
+ * Replace — ..."). Two or more such rows in a row become a table (item, rating) and sentences;
+ * one row alone, rated by two codes or more, a sentence.
  */
 function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | null {
   const rows: { item: string; codes: string[] }[] = [];
@@ -660,15 +671,24 @@ function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | nu
     if (!row) break;
     rows.push(row);
   }
-  if (rows.length < 2) return null;
+  // One row alone (the first of a page, its finding below it) when two codes or more rate it,
+  // each once: "1.2 SKYLIGHTS … IN RR". A row of a table of districts repeats its marks ("P P C").
+  const lone = rows.length === 1 ? (rows[0] as { codes: string[] }).codes : [];
+  if (
+    rows.length === 0 ||
+    (rows.length === 1 && (lone.length < 2 || new Set(lone).size < lone.length))
+  )
+    return null;
+  const sentences = rows.map(
+    (r) => `${itemName(r.item)}: ${r.codes.map((c) => legend(c) ?? c).join(', ')}`,
+  );
+  if (rows.length === 1) return { start: i, end: j, page: (lines[i] as Line).page, sentences };
   return {
     start: i,
     end: j,
     page: (lines[i] as Line).page,
     table: [['Item', 'Rating'], ...rows.map((r) => [r.item, r.codes.join(' ')])],
-    sentences: rows.map(
-      (r) => `${itemName(r.item)}: ${r.codes.map((c) => legend(c) ?? c).join(', ')}`,
-    ),
+    sentences,
   };
 }
 
