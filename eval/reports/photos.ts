@@ -131,23 +131,33 @@ export function countPhotos(
       Math.min(p.width, p.height) >= MIN_PIXELS,
   );
   const left = figures.map((f) => ({ ...f, used: false }));
-  const take = (p: Picture, sameShape: boolean): boolean => {
+  const found = new Set<Picture>();
+  // A figure of the same pixel size (or, `sameShape`, of the same shape) on the picture's first
+  // page, or (`anyPage`) on any page it is drawn on.
+  const take = (p: Picture, anyPage: boolean, sameShape: boolean): void => {
+    if (found.has(p)) return;
+    const first = Math.min(...p.pages);
     const f = left.find(
       (x) =>
         !x.used &&
         x.page !== null &&
-        p.pages.has(x.page) &&
+        (anyPage ? p.pages.has(x.page) : x.page === first) &&
         ((x.width === p.width && x.height === p.height) ||
           (sameShape && Math.abs(x.width / x.height - p.width / p.height) < 0.02)),
     );
-    if (f) f.used = true;
-    return f !== undefined;
+    if (!f) return;
+    f.used = true;
+    found.add(p);
   };
-  // Same pixel size first; then, for a photo still without one, the same shape (pdf.js may decode
-  // a JPEG 2000 at another resolution than poppler lists).
-  const exact = photos.filter((p) => take(p, false));
-  const repeatedKept = repeated.filter((p) => take(p, false)).length;
-  const notKept = photos.filter((p) => !exact.includes(p) && !take(p, true));
+  // The system keeps an image where it is first drawn: photos of the same size drawn again on a
+  // later page must not take each other's figures. Then any page; then, for a photo still without
+  // one, the same shape (pdf.js decodes an image with a larger mask at the mask's size).
+  for (const p of photos) take(p, false, false);
+  for (const p of repeated) take(p, true, false);
+  for (const p of photos) take(p, true, false);
+  for (const p of photos) take(p, true, true);
+  const notKept = photos.filter((p) => !found.has(p));
+  const repeatedKept = repeated.filter((p) => found.has(p)).length;
   return {
     photos: photos.length,
     kept: photos.length - notKept.length,
