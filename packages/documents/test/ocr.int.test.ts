@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument, type OcrFunction } from '../src/index.js';
 import { LocalOcrEngine } from '../../providers/src/index.js';
 import {
+  buildMapPagePdf,
   buildMixedPdf,
   buildPdf,
   buildPhotoAs,
@@ -48,6 +49,12 @@ describe('scans and images through local OCR', () => {
       ['Study', 'Fair'],
     ]);
     expect(doc.figures).toEqual([]);
+  });
+
+  it('a map that fills a page under a one-line title stays a figure when the page goes to OCR', async () => {
+    const doc = await parseDocument('pdf', await buildMapPagePdf(), { ocr });
+    expect(doc.ocr_pages).toEqual([2]);
+    expect(doc.figures.map((f) => [f.page_number, f.width, f.height])).toEqual([[2, 600, 760]]);
   });
 
   it('a PDF with text pages and a scanned appendix OCRs only the scanned page', async () => {

@@ -147,7 +147,9 @@ export async function parsePdf(bytes: Buffer, opts: ParseOptions = {}): Promise<
         if (!page || !needOcr.includes(read.index)) continue;
         page.ocrMarkdown = read.markdown;
         page.items = [];
-        page.figures = (page.figures ?? []).filter((f) => f.coverage < PAGE_SCAN_COVERAGE);
+        page.figures = (page.figures ?? []).filter(
+          (f) => f.coverage < PAGE_SCAN_COVERAGE || f.pictorial === true,
+        );
         ocrPages.push(read.index + 1);
       }
     } else if (needOcr.length === pageCount) {

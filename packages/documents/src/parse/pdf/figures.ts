@@ -13,12 +13,18 @@ export interface PlacedFigure {
   key?: string;
   /** Share of the page's area the image is drawn over (1 = the whole page). */
   coverage: number;
+  /**
+   * For an image drawn over {@link PAGE_SCAN_COVERAGE} of its page or more: whether its pixels
+   * look like a photograph or a map (see {@link photographic}), not a scanned sheet of paper.
+   */
+  pictorial?: boolean;
   figure: RawFigure;
 }
 
 /**
  * On a page read by OCR, an image drawn over at least this share of the page is the scan of the
- * page itself, not a figure on it.
+ * page itself, not a figure on it, unless it is pictorial (a map or a photo that fills a page
+ * under a one-line title, whose thin text layer sent the page to OCR).
  */
 export const PAGE_SCAN_COVERAGE = 0.7;
 
@@ -89,13 +95,22 @@ export function multiply(m: Matrix, n: Matrix): Matrix {
 export const MIN_THUMBNAIL_SIDE = 48;
 /** ...and no colour may fill more than this share of it (a logo's flat ground does). */
 const MAX_FLAT_SHARE = 0.35;
+/**
+ * An image that fills a page is a map or a photo, not the scan of a sheet, when no colour fills
+ * more than this share of it: a scanned sheet's paper covers most of it, a map's ground less.
+ */
+const MAX_PAPER_SHARE = 0.6;
 
 /**
  * Whether decoded pixels look like a photograph: many colours, none of them (to 4 bits a
  * channel) covering a large share of the image, as the flat ground of a logo, badge or icon
  * does. Colour images only; a grey or one-bit thumbnail is not taken for a photo.
  */
-export function photographic(kind: unknown, data: Uint8Array | Uint8ClampedArray): boolean {
+export function photographic(
+  kind: unknown,
+  data: Uint8Array | Uint8ClampedArray,
+  maxFlatShare = MAX_FLAT_SHARE,
+): boolean {
   const step = kind === IMAGE_KIND.RGB_24BPP ? 3 : kind === IMAGE_KIND.RGBA_32BPP ? 4 : 0;
   if (step === 0 || data.length < step * 64) return false;
   const counts = new Map<number, number>();
@@ -106,7 +121,7 @@ export function photographic(kind: unknown, data: Uint8Array | Uint8ClampedArray
     pixels++;
   }
   const top = Math.max(...counts.values());
-  return counts.size >= 24 && top / pixels <= MAX_FLAT_SHARE;
+  return counts.size >= 24 && top / pixels <= maxFlatShare;
 }
 
 /**
@@ -208,11 +223,15 @@ export async function pageFigures(
         };
         seen.set(key, figure);
       }
+      const coverage = Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) / pageArea;
       figures.push({
         top: box.top,
         box,
         key,
-        coverage: Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) / pageArea,
+        coverage,
+        ...(coverage >= PAGE_SCAN_COVERAGE
+          ? { pictorial: photographic(img.kind, data, MAX_PAPER_SHARE) }
+          : {}),
         figure: { ...figure, page_number: pageNumber },
       });
     }
