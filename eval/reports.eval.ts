@@ -315,7 +315,8 @@ async function main(): Promise<void> {
       width: number | null;
       height: number | null;
     }>(
-      'SELECT report_id, page_number, width, height FROM figures WHERE report_id = ANY($1::uuid[]) ORDER BY report_id, order_in_doc',
+      `SELECT report_id, page_number, width, height FROM figures
+        WHERE report_id = ANY($1::uuid[]) ORDER BY report_id, order_in_doc`,
       [[...reportOf.values()]],
     );
     const photosOf = new Map<string, PhotoCount>();

@@ -77,7 +77,10 @@ export interface PhotoCount {
   pageScans: number;
   /** Repeated pictures with a figure of the same pixel size on a page it is drawn on. */
   repeatedKept: number;
-  /** Figures that are neither a photo nor a repeated picture (a small one, one pdf.js sized apart). */
+  /**
+   * Figures that are neither a photo nor a repeated picture: a small one, one pdf.js decodes at
+   * another size, a photo that fills a page without text (counted as the page's scan).
+   */
   otherFigures: number;
   /** Photos with no figure: first page and pixel size, for reading the page. */
   notKept: { page: number; width: number; height: number }[];

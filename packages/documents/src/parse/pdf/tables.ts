@@ -671,18 +671,17 @@ function codedRows(lines: Line[], i: number, legend: LegendLookup): GridRun | nu
     if (!row) break;
     rows.push(row);
   }
-  // One row alone (the first of a page, its finding below it) when two codes or more rate it,
-  // each once: "1.2 SKYLIGHTS … IN RR". A row of a table of districts repeats its marks ("P P C").
-  const lone = rows.length === 1 ? (rows[0] as { codes: string[] }).codes : [];
-  if (
-    rows.length === 0 ||
-    (rows.length === 1 && (lone.length < 2 || new Set(lone).size < lone.length))
-  )
-    return null;
+  if (rows.length === 0) return null;
   const sentences = rows.map(
     (r) => `${itemName(r.item)}: ${r.codes.map((c) => legend(c) ?? c).join(', ')}`,
   );
-  if (rows.length === 1) return { start: i, end: j, page: (lines[i] as Line).page, sentences };
+  if (rows.length === 1) {
+    // One row alone (the first of a page, its finding below it) when two codes or more rate it,
+    // each once: "1.2 SKYLIGHTS … IN RR". A row of a table of districts repeats its marks ("P P").
+    const { codes } = rows[0] as { codes: string[] };
+    if (codes.length < 2 || new Set(codes).size < codes.length) return null;
+    return { start: i, end: j, page: (lines[i] as Line).page, sentences };
+  }
   return {
     start: i,
     end: j,
