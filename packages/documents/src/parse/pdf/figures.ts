@@ -101,6 +101,11 @@ const MAX_FLAT_SHARE = 0.35;
  */
 const MAX_PAPER_SHARE = 0.6;
 
+/** The colour of the pixel at byte `i`, cut to 4 bits a channel (red, green, blue). */
+function colourKey(data: Uint8Array | Uint8ClampedArray, i: number): number {
+  return ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
+}
+
 /**
  * Whether decoded pixels look like a photograph: many colours, none of them (to 4 bits a
  * channel) covering a large share of the image, as the flat ground of a logo, badge or icon
@@ -116,7 +121,7 @@ export function photographic(
   const counts = new Map<number, number>();
   let pixels = 0;
   for (let i = 0; i + 2 < data.length; i += step) {
-    const key = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
+    const key = colourKey(data, i);
     counts.set(key, (counts.get(key) ?? 0) + 1);
     pixels++;
   }
@@ -131,11 +136,8 @@ export function photographic(
 export function solidFill(kind: unknown, data: Uint8Array | Uint8ClampedArray): boolean {
   const step = kind === IMAGE_KIND.RGB_24BPP ? 3 : kind === IMAGE_KIND.RGBA_32BPP ? 4 : 0;
   if (step === 0 || data.length < step) return false;
-  const first = ((data[0]! >> 4) << 8) | ((data[1]! >> 4) << 4) | (data[2]! >> 4);
-  for (let i = step; i + 2 < data.length; i += step) {
-    const key = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
-    if (key !== first) return false;
-  }
+  const first = colourKey(data, 0);
+  for (let i = step; i + 2 < data.length; i += step) if (colourKey(data, i) !== first) return false;
   return true;
 }
 
